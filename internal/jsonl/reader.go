@@ -1,0 +1,247 @@
+// Package jsonl reads JSON Lines files tolerantly and in a streaming way.
+//
+// Each call to Next yields one physical line with its raw bytes, its byte
+// offset and its 1-based line number, classified as an object, a blank line,
+// malformed JSON, a JSON value that is not an object, a run of NUL bytes, or a
+// torn tail (a last line without a newline that does not parse). There is no
+// line-length cap: lines are accumulated from a 1 MiB buffered reader with
+// ReadSlice, so memory grows with the longest line only while it is read.
+//
+// Objects are parsed once with valyala/fastjson, which validates the structure
+// and gives order-independent access to fields without unescaping strings
+// that are never read (see docs/benchmarks.md for the measurements behind
+// that choice). Raw bytes and parsed values are only valid until the next call
+// to Next; callers copy what they keep.
+package jsonl
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+
+	"github.com/valyala/fastjson"
+)
+
+// Kind classifies a line.
+type Kind uint8
+
+// Line kinds.
+const (
+	Object    Kind = iota + 1 // a JSON object
+	Blank                     // empty or only whitespace
+	Malformed                 // not valid JSON (and not a torn tail)
+	NonObject                 // valid JSON, but not an object (42, null, [..], "s")
+	NULRun                    // contains NUL bytes (zero-filled or pre-allocated tail)
+	TornTail                  // last line, no trailing newline, does not parse
+)
+
+var kindNames = [...]string{"", "object", "blank", "malformed", "non-object", "nul-run", "torn-tail"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// BOM is the UTF-8 byte order mark.
+var BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// Record is one physical line of the input.
+type Record struct {
+	Line    int    // 1-based line number
+	Offset  int64  // byte offset of the first byte of the line
+	Raw     []byte // the line as stored, without its terminating '\n' (BOM and '\r' included)
+	Newline bool   // the line ended with '\n'
+	Kind    Kind
+	BOM     bool            // the line starts with a UTF-8 BOM (only ever line 1)
+	CRLF    bool            // the line ended with "\r\n"
+	Value   *fastjson.Value // the parsed object when Kind == Object
+}
+
+// Len is the number of bytes the line occupies in the file, newline included.
+func (r *Record) Len() int64 {
+	n := int64(len(r.Raw))
+	if r.Newline {
+		n++
+	}
+	return n
+}
+
+// Body is the line without BOM and trailing '\r': the bytes that are parsed.
+func (r *Record) Body() []byte { return body(r.Raw, r.BOM) }
+
+func body(raw []byte, bom bool) []byte {
+	if bom {
+		raw = raw[len(BOM):]
+	}
+	if n := len(raw); n > 0 && raw[n-1] == '\r' {
+		raw = raw[:n-1]
+	}
+	return raw
+}
+
+// Str returns the top-level string field key of an object line, or "".
+func (r *Record) Str(key string) string {
+	s, _ := r.StrOK(key)
+	return s
+}
+
+// StrOK returns the top-level string field key and whether it exists as a string.
+func (r *Record) StrOK(key string) (string, bool) {
+	if r.Value == nil {
+		return "", false
+	}
+	v := r.Value.Get(key)
+	if v == nil || v.Type() != fastjson.TypeString {
+		return "", false
+	}
+	b, err := v.StringBytes()
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// Reader reads records from an io.Reader.
+type Reader struct {
+	br       *bufio.Reader
+	parser   fastjson.Parser
+	rec      Record
+	overflow []byte
+	offset   int64
+	line     int
+	err      error
+	done     bool
+}
+
+// BufferSize is the size of the read buffer.
+const BufferSize = 1 << 20
+
+// NewReader returns a Reader reading from r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, BufferSize)}
+}
+
+// NewReaderAt returns a Reader whose offsets and line numbers start at the
+// given values (for reading from the middle of a file).
+func NewReaderAt(r io.Reader, offset int64, line int) *Reader {
+	rd := NewReader(r)
+	rd.offset = offset
+	rd.line = line - 1
+	return rd
+}
+
+// Next advances to the next line. It returns false at the end of the input or
+// on a read error (see Err).
+func (r *Reader) Next() bool {
+	if r.done {
+		return false
+	}
+	raw, nl, err := r.readLine()
+	if err != nil && !errors.Is(err, io.EOF) {
+		r.err = err
+		r.done = true
+		return false
+	}
+	if len(raw) == 0 && !nl {
+		r.done = true
+		return false
+	}
+	r.line++
+	rec := &r.rec
+	*rec = Record{Line: r.line, Offset: r.offset, Raw: raw, Newline: nl}
+	r.offset += rec.Len()
+	if rec.Line == 1 && bytes.HasPrefix(raw, BOM) {
+		rec.BOM = true
+	}
+	if nl && len(raw) > 0 && raw[len(raw)-1] == '\r' {
+		rec.CRLF = true
+	}
+	rec.Kind, rec.Value = r.classify(rec.Body(), nl)
+	if !nl {
+		r.done = true
+	}
+	return true
+}
+
+// Record returns the current record. It is overwritten by the next call to Next.
+func (r *Reader) Record() *Record { return &r.rec }
+
+// Err returns the first read error, if any (io.EOF is not an error).
+func (r *Reader) Err() error { return r.err }
+
+func (r *Reader) readLine() ([]byte, bool, error) {
+	line, err := r.br.ReadSlice('\n')
+	if err == nil {
+		return line[:len(line)-1], true, nil
+	}
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return line, false, err
+	}
+	r.overflow = append(r.overflow[:0], line...)
+	for {
+		line, err = r.br.ReadSlice('\n')
+		r.overflow = append(r.overflow, line...)
+		if err == nil {
+			return r.overflow[:len(r.overflow)-1], true, nil
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return r.overflow, false, err
+		}
+	}
+}
+
+func (r *Reader) classify(b []byte, newline bool) (Kind, *fastjson.Value) {
+	if isBlank(b) {
+		return Blank, nil
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		return NULRun, nil
+	}
+	v, err := r.parser.ParseBytes(b)
+	if err != nil {
+		if !newline {
+			return TornTail, nil
+		}
+		return Malformed, nil
+	}
+	if v.Type() != fastjson.TypeObject {
+		return NonObject, nil
+	}
+	return Object, v
+}
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Classify classifies one line on its own (raw bytes without '\n'). It is
+// meant for tests and for tools that re-check single lines.
+func Classify(raw []byte, first, newline bool) Kind {
+	var p fastjson.Parser
+	r := Reader{parser: p}
+	k, _ := r.classify(body(raw, first && bytes.HasPrefix(raw, BOM)), newline)
+	return k
+}
+
+// ReadLineAt reads the n bytes of a line at off from ra (n as recorded by Len,
+// possibly including the newline) and returns them without the trailing newline.
+func ReadLineAt(ra io.ReaderAt, off int64, n int64) ([]byte, error) {
+	buf := make([]byte, n)
+	if _, err := ra.ReadAt(buf, off); err != nil && !(errors.Is(err, io.EOF)) {
+		return nil, err
+	}
+	if n > 0 && buf[n-1] == '\n' {
+		buf = buf[:n-1]
+	}
+	return buf, nil
+}

@@ -1,0 +1,259 @@
+// Package tree indexes the id/parent structure of an append-only session file.
+//
+// Entries are added in file order with their id and parent id. The index
+// answers structural questions without ever looping: children, roots (several
+// roots are normal), leaves, orphans (the parent id names no entry), self
+// parents, cycles, duplicate ids and the root→leaf path of any entry, with a
+// cycle guard. It stores ids and small integers only, never payloads.
+package tree
+
+// Policy says which entry an id resolves to when it occurs more than once.
+type Policy uint8
+
+const (
+	// LastWins resolves a duplicate id to its last occurrence (pi's byId map).
+	LastWins Policy = iota
+	// FirstWins resolves a duplicate id to its first occurrence.
+	FirstWins
+)
+
+// None is the node number of "no node".
+const None = -1
+
+// Node is one entry of the index.
+type Node struct {
+	ID        string
+	Parent    string // parent id as stored ("" when absent or null)
+	HasParent bool   // the parent id is a non-empty string
+	Line      int    // 1-based line number in the file
+}
+
+// Index is the id/parent index of one file. Build it with Add then Finish.
+type Index struct {
+	Nodes  []Node
+	policy Policy
+
+	byID     map[string]int32
+	parent   []int32   // resolved parent node or None
+	children [][]int32 // children in file order
+	dups     []string
+	dupSeen  map[string]bool
+	finished bool
+	cycles   [][]int
+	inCycle  []bool
+}
+
+// New returns an empty index resolving duplicates by p. sizeHint pre-sizes it.
+func New(p Policy, sizeHint int) *Index {
+	return &Index{
+		policy: p,
+		Nodes:  make([]Node, 0, sizeHint),
+		byID:   make(map[string]int32, sizeHint),
+	}
+}
+
+// Add appends an entry in file order and returns its node number.
+func (x *Index) Add(n Node) int {
+	if n.Parent == "" {
+		n.HasParent = false
+	}
+	i := int32(len(x.Nodes))
+	x.Nodes = append(x.Nodes, n)
+	if prev, ok := x.byID[n.ID]; ok {
+		if x.dupSeen == nil {
+			x.dupSeen = map[string]bool{}
+		}
+		if !x.dupSeen[n.ID] {
+			x.dupSeen[n.ID] = true
+			x.dups = append(x.dups, n.ID)
+		}
+		if x.policy == LastWins {
+			x.byID[n.ID] = i
+		} else {
+			_ = prev
+		}
+	} else {
+		x.byID[n.ID] = i
+	}
+	return int(i)
+}
+
+// Finish resolves parents, children and cycles. Call it once after the last Add.
+func (x *Index) Finish() {
+	n := len(x.Nodes)
+	x.parent = make([]int32, n)
+	x.children = make([][]int32, n)
+	for i := range x.Nodes {
+		x.parent[i] = None
+		nd := &x.Nodes[i]
+		if !nd.HasParent {
+			continue
+		}
+		p, ok := x.byID[nd.Parent]
+		if !ok {
+			continue
+		}
+		x.parent[i] = p
+		if int(p) != i {
+			x.children[p] = append(x.children[p], int32(i))
+		}
+	}
+	x.findCycles()
+	x.finished = true
+}
+
+// findCycles finds every cycle of the parent function (each node has at most
+// one parent, so the graph is functional and each cycle is found once).
+func (x *Index) findCycles() {
+	n := len(x.Nodes)
+	state := make([]uint8, n) // 0 new, 1 on current walk, 2 done
+	x.inCycle = make([]bool, n)
+	var walk []int32
+	for s := 0; s < n; s++ {
+		if state[s] != 0 {
+			continue
+		}
+		walk = walk[:0]
+		v := int32(s)
+		for v != None && state[v] == 0 {
+			state[v] = 1
+			walk = append(walk, v)
+			p := x.parent[v]
+			if p == v { // self-parent: reported separately, not a cycle
+				break
+			}
+			v = p
+		}
+		if v != None && state[v] == 1 && x.parent[v] != v {
+			// v is on the current walk: the cycle is walk[pos(v):].
+			var cyc []int
+			for k := len(walk) - 1; k >= 0; k-- {
+				cyc = append(cyc, int(walk[k]))
+				if walk[k] == v {
+					break
+				}
+			}
+			// report in file order of the walk, starting from the earliest node
+			for i, j := 0, len(cyc)-1; i < j; i, j = i+1, j-1 {
+				cyc[i], cyc[j] = cyc[j], cyc[i]
+			}
+			for _, c := range cyc {
+				x.inCycle[c] = true
+			}
+			x.cycles = append(x.cycles, cyc)
+		}
+		for _, w := range walk {
+			state[w] = 2
+		}
+	}
+}
+
+// Len is the number of entries.
+func (x *Index) Len() int { return len(x.Nodes) }
+
+// Lookup returns the node an id resolves to under the index's policy.
+func (x *Index) Lookup(id string) (int, bool) {
+	i, ok := x.byID[id]
+	return int(i), ok
+}
+
+// Parent returns the resolved parent node of i, or None (no parent, unknown
+// parent, or i is its own parent).
+func (x *Index) Parent(i int) int {
+	p := int(x.parent[i])
+	if p == i {
+		return None
+	}
+	return p
+}
+
+// Children returns the children of i in file order (do not modify).
+func (x *Index) Children(i int) []int32 { return x.children[i] }
+
+// Roots returns the nodes with no parent id, in file order.
+func (x *Index) Roots() []int {
+	var out []int
+	for i := range x.Nodes {
+		if !x.Nodes[i].HasParent {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Orphans returns the nodes whose parent id names no entry, in file order.
+func (x *Index) Orphans() []int {
+	var out []int
+	for i := range x.Nodes {
+		if x.Nodes[i].HasParent && x.parent[i] == None {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// SelfParents returns the nodes whose parent id is their own id.
+func (x *Index) SelfParents() []int {
+	var out []int
+	for i := range x.Nodes {
+		if x.parent[i] == int32(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Cycles returns the parent cycles (each as node numbers, in walk order
+// from root side to leaf side), excluding self-parents.
+func (x *Index) Cycles() [][]int { return x.cycles }
+
+// InCycle reports whether node i is on a parent cycle.
+func (x *Index) InCycle(i int) bool { return x.inCycle[i] }
+
+// Duplicates returns the ids that occur more than once, in order of their
+// second occurrence.
+func (x *Index) Duplicates() []string { return x.dups }
+
+// Shadowed reports whether node i is an occurrence of a duplicate id that the
+// policy does not resolve to.
+func (x *Index) Shadowed(i int) bool {
+	return int(x.byID[x.Nodes[i].ID]) != i
+}
+
+// Leaves returns the nodes without children, in file order.
+func (x *Index) Leaves() []int {
+	var out []int
+	for i := range x.Nodes {
+		if len(x.children[i]) == 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Last returns the last node in file order (pi's active leaf), or None.
+func (x *Index) Last() int { return len(x.Nodes) - 1 }
+
+// Path returns the root→i path. If the parent walk meets a node twice (a
+// cycle), it stops before repeating and reports cycle = true.
+func (x *Index) Path(i int) (path []int, cycle bool) {
+	if i < 0 || i >= len(x.Nodes) {
+		return nil, false
+	}
+	seen := make(map[int32]struct{})
+	for v := int32(i); v != None; v = x.parent[v] {
+		if _, ok := seen[v]; ok {
+			cycle = true
+			break
+		}
+		seen[v] = struct{}{}
+		path = append(path, int(v))
+		if x.parent[v] == v {
+			break
+		}
+	}
+	for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
+		path[a], path[b] = path[b], path[a]
+	}
+	return path, cycle
+}
