@@ -24,7 +24,7 @@ const None = -1
 type Node struct {
 	ID        string
 	Parent    string // parent id as stored ("" when absent or null)
-	HasParent bool   // the parent id is a non-empty string
+	HasParent bool   // set by Add: the parent id is a non-empty string
 	Line      int    // 1-based line number in the file
 }
 
@@ -54,9 +54,7 @@ func New(p Policy, sizeHint int) *Index {
 
 // Add appends an entry in file order and returns its node number.
 func (x *Index) Add(n Node) int {
-	if n.Parent == "" {
-		n.HasParent = false
-	}
+	n.HasParent = n.Parent != ""
 	i := int32(len(x.Nodes))
 	x.Nodes = append(x.Nodes, n)
 	if prev, ok := x.byID[n.ID]; ok {
@@ -106,6 +104,7 @@ func (x *Index) Finish() {
 // one parent, so the graph is functional and each cycle is found once).
 func (x *Index) findCycles() {
 	n := len(x.Nodes)
+	x.cycles = nil
 	state := make([]uint8, n) // 0 new, 1 on current walk, 2 done
 	x.inCycle = make([]bool, n)
 	var walk []int32
@@ -203,8 +202,10 @@ func (x *Index) SelfParents() []int {
 	return out
 }
 
-// Cycles returns the parent cycles (each as node numbers, in walk order
-// from root side to leaf side), excluding self-parents.
+// Cycles returns the parent cycles, excluding self-parents. Each cycle lists
+// node numbers in parent order: the parent of c[k] is c[k+1], the parent of
+// the last is c[0]; c[0] is the first cycle node reached by a scan in file
+// order.
 func (x *Index) Cycles() [][]int { return x.cycles }
 
 // InCycle reports whether node i is on a parent cycle.

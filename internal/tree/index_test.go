@@ -1,0 +1,293 @@
+package tree
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// build parses "id<parent id ..." ("a<" or "a" = no parent) into an index.
+func build(t testing.TB, p Policy, spec string) *Index {
+	t.Helper()
+	fields := strings.Fields(spec)
+	x := New(p, len(fields))
+	for _, f := range fields {
+		id, parent, _ := strings.Cut(f, "<")
+		x.Add(Node{ID: id, Parent: parent})
+	}
+	x.Finish()
+	return x
+}
+
+// ids maps node numbers to their ids.
+func ids(x *Index, nodes []int) []string {
+	out := []string{}
+	for _, n := range nodes {
+		out = append(out, x.Nodes[n].ID)
+	}
+	return out
+}
+
+func children(x *Index, i int) []string {
+	out := []string{}
+	for _, c := range x.Children(i) {
+		out = append(out, x.Nodes[c].ID)
+	}
+	return out
+}
+
+func lookup(t *testing.T, x *Index, id string) int {
+	t.Helper()
+	i, ok := x.Lookup(id)
+	require.True(t, ok, "id %q", id)
+	return i
+}
+
+func TestStructure(t *testing.T) {
+	tests := []struct {
+		name     string
+		spec     string
+		roots    []string
+		leaves   []string
+		orphans  []string
+		self     []string
+		cycles   [][]string
+		children map[string][]string
+	}{
+		{
+			name: "single chain", spec: "a b<a c<b",
+			roots: []string{"a"}, leaves: []string{"c"}, orphans: []string{}, self: []string{},
+			children: map[string][]string{"a": {"b"}, "b": {"c"}, "c": {}},
+		},
+		{
+			name: "several roots and branches in file order", spec: "r1 a<r1 b<r1 r2 c<a d<r2 e<r1",
+			roots: []string{"r1", "r2"}, leaves: []string{"b", "c", "d", "e"}, orphans: []string{}, self: []string{},
+			children: map[string][]string{"r1": {"a", "b", "e"}, "a": {"c"}, "r2": {"d"}},
+		},
+		{
+			name: "child before parent in file", spec: "b<a a",
+			roots: []string{"a"}, leaves: []string{"b"}, orphans: []string{}, self: []string{},
+			children: map[string][]string{"a": {"b"}},
+		},
+		{
+			name: "orphans", spec: "a b<zz c<b d<yy",
+			roots: []string{"a"}, leaves: []string{"a", "c", "d"}, orphans: []string{"b", "d"}, self: []string{},
+			children: map[string][]string{"b": {"c"}},
+		},
+		{
+			name: "self parent is not a cycle", spec: "a b<b c<b",
+			roots: []string{"a"}, leaves: []string{"a", "c"}, orphans: []string{}, self: []string{"b"},
+			children: map[string][]string{"b": {"c"}},
+		},
+		{
+			name: "2-cycle", spec: "r a<b b<a",
+			roots: []string{"r"}, leaves: []string{"r"}, orphans: []string{}, self: []string{},
+			cycles:   [][]string{{"a", "b"}},
+			children: map[string][]string{"a": {"b"}, "b": {"a"}},
+		},
+		{
+			name: "3-cycle", spec: "a<c b<a c<b",
+			roots: []string{}, leaves: []string{}, orphans: []string{}, self: []string{},
+			cycles: [][]string{{"a", "c", "b"}},
+		},
+		{
+			name: "cycle with a tail", spec: "t2<t1 t1<a a<b b<a x<t2",
+			roots: []string{}, leaves: []string{"x"}, orphans: []string{}, self: []string{},
+			cycles:   [][]string{{"a", "b"}},
+			children: map[string][]string{"a": {"t1", "b"}, "t1": {"t2"}, "t2": {"x"}},
+		},
+		{
+			name: "two cycles and a self parent", spec: "a<b b<a s<s c<d d<e e<c",
+			roots: []string{}, leaves: []string{"s"}, orphans: []string{}, self: []string{"s"},
+			cycles: [][]string{{"a", "b"}, {"c", "d", "e"}},
+		},
+		{
+			name: "empty index", spec: "",
+			roots: []string{}, leaves: []string{}, orphans: []string{}, self: []string{},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			x := build(t, LastWins, tc.spec)
+			assert.Equal(t, tc.roots, ids(x, x.Roots()), "roots")
+			assert.Equal(t, tc.leaves, ids(x, x.Leaves()), "leaves")
+			assert.Equal(t, tc.orphans, ids(x, x.Orphans()), "orphans")
+			assert.Equal(t, tc.self, ids(x, x.SelfParents()), "self-parents")
+			var cyc [][]string
+			for _, c := range x.Cycles() {
+				cyc = append(cyc, ids(x, c))
+			}
+			assert.Equal(t, tc.cycles, cyc, "cycles")
+			inCycle := map[string]bool{}
+			for _, c := range tc.cycles {
+				for _, id := range c {
+					inCycle[id] = true
+				}
+			}
+			for i, n := range x.Nodes {
+				assert.Equal(t, inCycle[n.ID], x.InCycle(i), "InCycle(%s)", n.ID)
+			}
+			for id, want := range tc.children {
+				assert.Equal(t, want, children(x, lookup(t, x, id)), "children of %s", id)
+			}
+			// Each cycle lists nodes in parent order.
+			for _, c := range x.Cycles() {
+				for k := range c {
+					assert.Equal(t, c[(k+1)%len(c)], x.Parent(c[k]), "parent order in cycle")
+				}
+			}
+		})
+	}
+}
+
+func TestPath(t *testing.T) {
+	x := build(t, LastWins, "r a<r b<a c<b o<zz p<o s<s q<s t2<t1 t1<k k<m m<k")
+	tests := []struct {
+		id    string
+		path  []string
+		cycle bool
+	}{
+		{"r", []string{"r"}, false},
+		{"c", []string{"r", "a", "b", "c"}, false},
+		{"p", []string{"o", "p"}, false},             // an orphan starts the path
+		{"q", []string{"s", "q"}, false},             // a self parent ends the walk
+		{"s", []string{"s"}, false},                  // and is not a cycle
+		{"m", []string{"k", "m"}, true},              // on a cycle: stops before repeating
+		{"t2", []string{"m", "k", "t1", "t2"}, true}, // on a tail hanging off a cycle
+	}
+	for _, tc := range tests {
+		t.Run(tc.id, func(t *testing.T) {
+			p, cyc := x.Path(lookup(t, x, tc.id))
+			assert.Equal(t, tc.path, ids(x, p))
+			assert.Equal(t, tc.cycle, cyc)
+		})
+	}
+	p, cyc := x.Path(-1)
+	assert.Nil(t, p)
+	assert.False(t, cyc)
+	p, _ = x.Path(x.Len())
+	assert.Nil(t, p)
+}
+
+func TestDuplicates(t *testing.T) {
+	spec := "r a<r a<r b<a a<b c<a"
+	//       0 1    2    3    4    5
+	t.Run("last wins", func(t *testing.T) {
+		x := build(t, LastWins, spec)
+		assert.Equal(t, []string{"a"}, x.Duplicates())
+		i, _ := x.Lookup("a")
+		assert.Equal(t, 4, i)
+		assert.True(t, x.Shadowed(1))
+		assert.True(t, x.Shadowed(2))
+		assert.False(t, x.Shadowed(4))
+		// b's parent "a" resolves to node 4, whose parent b resolves to node 3: a 2-cycle.
+		assert.Equal(t, 4, x.Parent(3))
+		assert.Equal(t, [][]int{{3, 4}}, x.Cycles())
+		assert.Equal(t, []int32{3, 5}, x.Children(4))
+		assert.Empty(t, x.Children(1))
+		p, cyc := x.Path(5)
+		assert.Equal(t, []int{3, 4, 5}, p)
+		assert.True(t, cyc)
+		assert.Equal(t, []int{1, 2, 5}, x.Leaves())
+	})
+	t.Run("first wins", func(t *testing.T) {
+		x := build(t, FirstWins, spec)
+		assert.Equal(t, []string{"a"}, x.Duplicates())
+		i, _ := x.Lookup("a")
+		assert.Equal(t, 1, i)
+		assert.False(t, x.Shadowed(1))
+		assert.True(t, x.Shadowed(2))
+		assert.True(t, x.Shadowed(4))
+		assert.Empty(t, x.Cycles())
+		assert.Equal(t, []int32{3, 5}, x.Children(1))
+		p, cyc := x.Path(5)
+		assert.Equal(t, []int{0, 1, 5}, p)
+		assert.False(t, cyc)
+		p, _ = x.Path(4)
+		assert.Equal(t, []int{0, 1, 3, 4}, p)
+	})
+	t.Run("reported once, in order of second occurrence", func(t *testing.T) {
+		x := build(t, LastWins, "b a a b a c c")
+		assert.Equal(t, []string{"a", "b", "c"}, x.Duplicates())
+	})
+	t.Run("no duplicates", func(t *testing.T) {
+		x := build(t, LastWins, "a b c")
+		assert.Empty(t, x.Duplicates())
+	})
+	t.Run("duplicate self parent with first wins is a child of the first", func(t *testing.T) {
+		x := build(t, FirstWins, "a a<a")
+		assert.Empty(t, x.SelfParents())
+		assert.Equal(t, 0, x.Parent(1))
+		y := build(t, LastWins, "a a<a")
+		assert.Equal(t, []int{1}, y.SelfParents())
+	})
+}
+
+func TestLast(t *testing.T) {
+	assert.Equal(t, None, build(t, LastWins, "").Last())
+	x := build(t, LastWins, "r a<r b<r")
+	assert.Equal(t, 2, x.Last())
+	assert.Equal(t, "b", x.Nodes[x.Last()].ID)
+}
+
+func TestAddDerivesHasParent(t *testing.T) {
+	x := New(LastWins, 0)
+	x.Add(Node{ID: "a"})
+	x.Add(Node{ID: "b", Parent: "a"})                 // HasParent not set by the caller
+	x.Add(Node{ID: "c", Parent: "", HasParent: true}) // an empty parent id is no parent
+	x.Finish()
+	assert.Equal(t, []int{0, 2}, x.Roots())
+	assert.Equal(t, 0, x.Parent(1))
+	assert.True(t, x.Nodes[1].HasParent)
+	assert.False(t, x.Nodes[2].HasParent)
+}
+
+func TestFinishTwice(t *testing.T) {
+	x := build(t, LastWins, "a<b b<a")
+	x.Finish()
+	assert.Len(t, x.Cycles(), 1, "a second Finish does not duplicate cycles")
+}
+
+func TestLookupMissing(t *testing.T) {
+	x := build(t, LastWins, "a")
+	_, ok := x.Lookup("nope")
+	assert.False(t, ok)
+	assert.Equal(t, 1, x.Len())
+	assert.Equal(t, None, x.Parent(0))
+}
+
+func TestLongChainPath(t *testing.T) {
+	// A long single chain: Path must be linear and exact.
+	const n = 200000
+	x := New(LastWins, n)
+	x.Add(Node{ID: "n0"})
+	for i := 1; i < n; i++ {
+		x.Add(Node{ID: "n" + itoa(i), Parent: "n" + itoa(i-1)})
+	}
+	x.Finish()
+	p, cyc := x.Path(n - 1)
+	require.Len(t, p, n)
+	assert.False(t, cyc)
+	for i, v := range p {
+		if v != i {
+			t.Fatalf("path[%d] = %d", i, v)
+		}
+	}
+	assert.Equal(t, []int{n - 1}, x.Leaves())
+}
+
+func itoa(i int) string {
+	var b [20]byte
+	pos := len(b)
+	for {
+		pos--
+		b[pos] = byte('0' + i%10)
+		i /= 10
+		if i == 0 {
+			break
+		}
+	}
+	return string(b[pos:])
+}
