@@ -1,0 +1,5 @@
+//go:build !unix
+
+package blob
+
+func platformUnreadableKinds() []unreadableKind { return nil }
