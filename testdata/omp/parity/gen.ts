@@ -38,6 +38,8 @@ fs.mkdirSync(agentDir, { recursive: true });
 process.env.PI_CODING_AGENT_DIR = agentDir;
 process.env.HOME = path.join(scratch, "home");
 fs.mkdirSync(process.env.HOME, { recursive: true });
+// Deterministic process cwd (an empty session file opened by SessionManager adopts it).
+process.chdir("/");
 
 const RealDate = Date;
 let fakeNow = RealDate.UTC(2026, 4, 1, 10, 0, 0, 0);
@@ -1168,6 +1170,27 @@ def("fork-like-session-init", async c => {
 	return { leaves: [s1, u1, a1, cu], note: "session_init and custom entries never enter context" };
 });
 
+def("null-line", async c => {
+	const { sm } = c;
+	c.t(() => sm.appendMessage(user("before null")));
+	c.t(() => sm.appendMessage(asst("after null")));
+	await c.flush();
+	const ls = c.lines();
+	ls.splice(3, 0, "null");
+	c.writeLines(ls);
+	return { note: "a JSON null line parses as an entry; building the entry index dereferences it and open throws" };
+});
+
+def("empty-file", async c => {
+	c.writeLines([], { raw: "" });
+	return { note: "0-byte file: no header, not malformed -> open starts a NEW session in that file (rewrites it)" };
+});
+
+def("only-garbage", async c => {
+	c.writeLines(["garbage", "more garbage"]);
+	return { note: "nothing parses but malformed > 0 -> invalidHeader, open throws" };
+});
+
 // ---------------------------------------------------------------------------
 // Build all fixtures.
 // ---------------------------------------------------------------------------
@@ -1256,7 +1279,8 @@ for (const b of built) {
 	// used for leaves SessionManager cannot express and as a cross-check.
 	const free = await loadSessionFile(copy);
 	let crossCheck: string | null = null;
-	if (!free.invalidHeader && free.entries.length > 0) {
+	let freeError: string | null = null;
+	if (!free.invalidHeader && free.entries.length > 0) try {
 		migrateToCurrentVersion(free.entries);
 		await resolveBlobRefsInEntries(free.entries, new BlobStoreCtor(agentBlobs));
 		const entries = free.entries.slice(1);
@@ -1268,6 +1292,8 @@ for (const b of built) {
 		for (const leaf of b.built.freeLeaves ?? []) {
 			cases.push({ leaf, explicitNull: leaf === null ? true : undefined, via: "buildSessionContext", context: plain(buildSessionContext(entries, leaf)) });
 		}
+	} catch (err) {
+		freeError = err instanceof Error ? err.message : String(err);
 	}
 	if (openError === null && sm) {
 		const after = fs.readFileSync(copy);
@@ -1279,6 +1305,7 @@ for (const b of built) {
 		note: b.built.note ?? null,
 		load: loadInfo,
 		openError,
+		freeError,
 		crossCheck,
 		cases,
 	};
