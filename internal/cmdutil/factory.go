@@ -1,7 +1,10 @@
 package cmdutil
 
 import (
+	"errors"
+
 	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/session"
 	"github.com/spf13/viper"
 )
 
@@ -14,4 +17,25 @@ type Factory struct {
 	JSON bool
 	// Getenv reads the environment (os.Getenv outside tests).
 	Getenv func(string) string
+	// Resolver looks session ids and id prefixes up across all discovered
+	// roots (nil: only paths are accepted).
+	Resolver func() session.Resolver
+}
+
+// ResolveSession resolves a session argument: a path, a session id or a
+// unique id prefix. An ambiguous prefix is a usage error (exit 2).
+func (f *Factory) ResolveSession(arg string) (session.Ref, error) {
+	var lookup session.Resolver
+	if f.Resolver != nil {
+		lookup = f.Resolver()
+	}
+	ref, err := session.Resolve(arg, lookup)
+	if err != nil {
+		var amb *session.AmbiguousError
+		if errors.As(err, &amb) {
+			return ref, &UsageError{Err: err}
+		}
+		return ref, err
+	}
+	return ref, nil
 }

@@ -25,7 +25,7 @@ type Node struct {
 	ID        string
 	Parent    string // parent id as stored ("" when absent or null)
 	HasParent bool   // set by Add: the parent id is a non-empty string
-	Line      int    // 1-based line number in the file
+	Line      int32  // 1-based line number in the file
 }
 
 // Index is the id/parent index of one file. Build it with Add then Finish.
@@ -33,14 +33,15 @@ type Index struct {
 	Nodes  []Node
 	policy Policy
 
-	byID     map[string]int32
-	parent   []int32   // resolved parent node or None
-	children [][]int32 // children in file order
-	dups     []string
-	dupSeen  map[string]bool
-	finished bool
-	cycles   [][]int
-	inCycle  []bool
+	byID       map[string]int32
+	parent     []int32 // resolved parent node or None
+	childStart []int32 // children of i are childList[childStart[i]:childStart[i+1]]
+	childList  []int32
+	dups       []string
+	dupSeen    map[string]bool
+	finished   bool
+	cycles     [][]int
+	inCycle    []bool
 }
 
 // New returns an empty index resolving duplicates by p. sizeHint pre-sizes it.
@@ -80,7 +81,7 @@ func (x *Index) Add(n Node) int {
 func (x *Index) Finish() {
 	n := len(x.Nodes)
 	x.parent = make([]int32, n)
-	x.children = make([][]int32, n)
+	count := make([]int32, n+1)
 	for i := range x.Nodes {
 		x.parent[i] = None
 		nd := &x.Nodes[i]
@@ -93,8 +94,23 @@ func (x *Index) Finish() {
 		}
 		x.parent[i] = p
 		if int(p) != i {
-			x.children[p] = append(x.children[p], int32(i))
+			count[p+1]++
 		}
+	}
+	// Children in compressed rows: file order is kept because i grows.
+	for i := 1; i <= n; i++ {
+		count[i] += count[i-1]
+	}
+	x.childStart = count
+	x.childList = make([]int32, count[n])
+	fill := make([]int32, n)
+	for i := range x.Nodes {
+		p := x.parent[i]
+		if p == None || int(p) == i {
+			continue
+		}
+		x.childList[count[p]+fill[p]] = int32(i)
+		fill[p]++
 	}
 	x.findCycles()
 	x.finished = true
@@ -167,7 +183,9 @@ func (x *Index) Parent(i int) int {
 }
 
 // Children returns the children of i in file order (do not modify).
-func (x *Index) Children(i int) []int32 { return x.children[i] }
+func (x *Index) Children(i int) []int32 {
+	return x.childList[x.childStart[i]:x.childStart[i+1]]
+}
 
 // Roots returns the nodes with no parent id, in file order.
 func (x *Index) Roots() []int {
@@ -225,7 +243,7 @@ func (x *Index) Shadowed(i int) bool {
 func (x *Index) Leaves() []int {
 	var out []int
 	for i := range x.Nodes {
-		if len(x.children[i]) == 0 {
+		if x.childStart[i] == x.childStart[i+1] {
 			out = append(out, i)
 		}
 	}
@@ -236,7 +254,8 @@ func (x *Index) Leaves() []int {
 func (x *Index) Last() int { return len(x.Nodes) - 1 }
 
 // Path returns the root→i path. If the parent walk meets a node twice (a
-// cycle), it stops before repeating and reports cycle = true.
+// cycle, or a node that is its own parent), it stops before repeating and
+// reports cycle = true.
 func (x *Index) Path(i int) (path []int, cycle bool) {
 	if i < 0 || i >= len(x.Nodes) {
 		return nil, false
@@ -249,7 +268,8 @@ func (x *Index) Path(i int) (path []int, cycle bool) {
 		}
 		seen[v] = struct{}{}
 		path = append(path, int(v))
-		if x.parent[v] == v {
+		if x.parent[v] == v { // its own parent: a loop of one
+			cycle = true
 			break
 		}
 	}

@@ -152,8 +152,8 @@ func TestPath(t *testing.T) {
 		{"r", []string{"r"}, false},
 		{"c", []string{"r", "a", "b", "c"}, false},
 		{"p", []string{"o", "p"}, false},             // an orphan starts the path
-		{"q", []string{"s", "q"}, false},             // a self parent ends the walk
-		{"s", []string{"s"}, false},                  // and is not a cycle
+		{"q", []string{"s", "q"}, true},              // a self parent ends the walk: a loop of one (pi hangs there)
+		{"s", []string{"s"}, true},                   // (not listed in Cycles, but the walk loops)
 		{"m", []string{"k", "m"}, true},              // on a cycle: stops before repeating
 		{"t2", []string{"m", "k", "t1", "t2"}, true}, // on a tail hanging off a cycle
 	}

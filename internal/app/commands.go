@@ -1,0 +1,14 @@
+package app
+
+import (
+	"github.com/sessctl/sessctl/internal/cmd/show"
+	"github.com/sessctl/sessctl/internal/cmd/tree"
+	"github.com/sessctl/sessctl/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+// Registered commands, one line each. A command that is not ready is not listed.
+func init() {
+	register(func(f *cmdutil.Factory) *cobra.Command { return show.NewCmd(f, nil) })
+	register(func(f *cmdutil.Factory) *cobra.Command { return tree.NewCmd(f, nil) })
+}

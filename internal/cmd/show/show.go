@@ -1,0 +1,210 @@
+// Package show implements `sessctl show`: the context the agent would really
+// see for a session, rebuilt as the agent's own loader does.
+package show
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/sessctl/sessctl/internal/cmdutil"
+	"github.com/sessctl/sessctl/internal/format/pi"
+	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/render"
+	"github.com/sessctl/sessctl/internal/session"
+	"github.com/sessctl/sessctl/internal/tree"
+	"github.com/spf13/cobra"
+)
+
+// Options are the inputs of show.
+type Options struct {
+	IO      *iostreams.IOStreams
+	Factory *cmdutil.Factory
+	JSON    bool
+
+	Session string
+	Leaf    string
+	Full    bool
+	Raw     bool
+	Dialect string
+}
+
+// NewCmd builds the show command. runF replaces the run function in tests.
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{IO: f.IO, Factory: f}
+	cmd := &cobra.Command{
+		Use:   "show <session>",
+		Short: "Show the context the agent would rebuild for a session",
+		Long: `Show the conversation the model would really see for a session: the path
+from the root to the active leaf, rebuilt exactly as the agent's own loader
+does it (compaction summaries, kept entries, branch summaries, custom
+messages).
+
+<session> is a file path, a session id, or a unique id prefix.
+
+The human view shortens thinking, tool arguments and tool results; --full
+prints them whole. --json prints one object whose "messages" and other
+context keys equal what the agent's buildSessionContext returns, plus
+"format", "dialect", "path", "sessionId", "leafId" and "warnings".
+--raw prints the path's entries as stored, byte for byte.
+
+Problems found while reading (torn lines, orphans, cycles…) are named on
+stderr with their line numbers; show still prints what it can.
+
+Exit status: 0 shown; 1 the file cannot be read or has no valid header;
+2 usage error (bad flag, ambiguous id prefix).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Session = args[0]
+			opts.JSON = f.JSON
+			if opts.Raw && opts.JSON {
+				return cmdutil.FlagErrorf("--raw and --json cannot be used together")
+			}
+			if _, err := pi.ParseDialect(opts.Dialect); err != nil {
+				return cmdutil.FlagErrorf("%v", err)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Run(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Leaf, "leaf", "", "Show the context at this entry (id or unique id prefix) instead of the active leaf")
+	fl.BoolVar(&opts.Full, "full", false, "Do not shorten thinking, tool arguments and tool results")
+	fl.BoolVar(&opts.Raw, "raw", false, "Print the path's entries as stored JSONL lines, byte for byte")
+	fl.StringVar(&opts.Dialect, "dialect", "auto", "pi-family dialect: auto, pi, omp or xcsh")
+	return cmd
+}
+
+// Run runs show.
+func Run(opts *Options) error {
+	ref, err := opts.Factory.ResolveSession(opts.Session)
+	if err != nil {
+		return err
+	}
+	switch ref.Format {
+	case session.FormatPi:
+		return runPi(opts, ref)
+	}
+	return fmt.Errorf("%s: format %q is not supported by show yet", ref.Path, ref.Format)
+}
+
+func runPi(opts *Options, ref session.Ref) error {
+	d, _ := pi.ParseDialect(opts.Dialect)
+	f, err := pi.Open(ref.Path, pi.Options{Dialect: d})
+	if err != nil {
+		return err
+	}
+	st := render.NewStyles(opts.IO)
+	if !opts.IO.Quiet() {
+		render.Diagnostics(opts.IO.ErrOut, ref.Path, f.Problems, st, 20)
+	}
+	if f.HeaderErr != nil {
+		return fmt.Errorf("%s is not a valid %s session file: %v; nothing was changed (sessctl check %s explains, sessctl repair --rebuild-header can rebuild it)",
+			ref.Path, f.Dialect, f.HeaderErr, ref.Path)
+	}
+	leaf := tree.None
+	if opts.Leaf != "" {
+		leaf, err = f.FindEntry(opts.Leaf)
+		if err != nil {
+			return cmdutil.UsageErrorf("--leaf: %v", err)
+		}
+	}
+	ctx, err := f.BuildContext(leaf)
+	if err != nil {
+		return err
+	}
+	if !opts.IO.Quiet() {
+		for _, w := range ctx.Warnings {
+			fmt.Fprintf(opts.IO.ErrOut, "%s: warning: %s\n", render.EscapeLine(ref.Path), render.EscapeLine(w))
+		}
+	}
+	switch {
+	case opts.Raw:
+		return writeRaw(opts.IO, f, ctx)
+	case opts.JSON:
+		return writePiJSON(opts.IO.Out, f, ctx, opts.IO.IsStdoutTTY())
+	}
+	tr := f.Transcript(ctx)
+	return render.DrawTranscript(opts.IO.Out, tr, render.TranscriptOptions{
+		Full: opts.Full, TTY: opts.IO.IsStdoutTTY(), Styles: st, ShowIDs: true,
+	})
+}
+
+func writeRaw(io *iostreams.IOStreams, f *pi.File, ctx *pi.Context) error {
+	lines, err := f.ReadLines(ctx.Path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(io.Out)
+	for _, l := range lines {
+		if io.IsStdoutTTY() {
+			l = []byte(render.Escape(string(l)))
+		}
+		w.Write(l)
+		w.WriteByte('\n')
+	}
+	return w.Flush()
+}
+
+func writePiJSON(out io.Writer, f *pi.File, ctx *pi.Context, pretty bool) error {
+	var dst io.Writer = out
+	var buf bytes.Buffer
+	if pretty {
+		dst = &buf
+	}
+	w := bufio.NewWriterSize(dst, 1<<20)
+	enc := func(v any) []byte { b, _ := json.Marshal(v); return b }
+	w.WriteString(`{"format":"pi","dialect":`)
+	w.Write(enc(string(f.Dialect)))
+	w.WriteString(`,"path":`)
+	w.Write(enc(f.Path))
+	w.WriteString(`,"sessionId":`)
+	w.Write(enc(f.Header.ID))
+	w.WriteString(`,"leafId":`)
+	if ctx.Leaf == tree.None {
+		w.WriteString("null")
+	} else {
+		w.Write(enc(f.DisplayID(ctx.Leaf)))
+	}
+	w.WriteString(`,"messages":[`)
+	for i, m := range ctx.Messages {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.Write(m)
+	}
+	w.WriteByte(']')
+	for _, m := range ctx.Fields {
+		if m.Value == nil {
+			continue
+		}
+		w.WriteByte(',')
+		w.Write(enc(m.Key))
+		w.WriteByte(':')
+		w.Write(m.Value)
+	}
+	warnings := ctx.Warnings
+	if warnings == nil {
+		warnings = []string{}
+	}
+	w.WriteString(`,"warnings":`)
+	w.Write(enc(warnings))
+	w.WriteString("}\n")
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if pretty {
+		var ind bytes.Buffer
+		if err := json.Indent(&ind, buf.Bytes(), "", "  "); err != nil {
+			_, err = out.Write(buf.Bytes())
+			return err
+		}
+		_, err := out.Write(ind.Bytes())
+		return err
+	}
+	return nil
+}

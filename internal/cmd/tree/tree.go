@@ -1,0 +1,132 @@
+// Package tree implements `sessctl tree`: the branch structure of a session.
+package tree
+
+import (
+	"fmt"
+
+	"github.com/sessctl/sessctl/internal/cmdutil"
+	"github.com/sessctl/sessctl/internal/format/pi"
+	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/render"
+	"github.com/sessctl/sessctl/internal/session"
+	itree "github.com/sessctl/sessctl/internal/tree"
+	"github.com/spf13/cobra"
+)
+
+// Options are the inputs of tree.
+type Options struct {
+	IO      *iostreams.IOStreams
+	Factory *cmdutil.Factory
+	JSON    bool
+
+	Session string
+	Leaf    string
+	Full    bool
+	Dialect string
+}
+
+// NewCmd builds the tree command. runF replaces the run function in tests.
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{IO: f.IO, Factory: f}
+	cmd := &cobra.Command{
+		Use:   "tree <session>",
+		Short: "Draw the branch structure of a session",
+		Long: `Draw every entry of a session as a tree, like pi's /tree: one line per entry
+with its short id, type or role, first line of text, label and time. The
+path to the active leaf is marked ● (others ○) and the active leaf is
+flagged. Linear runs longer than a dozen entries are folded unless --full.
+Orphans (entries whose parent is missing), parent cycles and duplicate ids
+are drawn as extra roots and listed below the tree with line numbers.
+
+<session> is a file path, a session id, or a unique id prefix.
+
+--json prints {"leafId","roots","nodes":[{"id","parentId","type","role",
+"label","line","children"}],"orphans","cycles","duplicates"} with nodes in
+file order and effective labels (the last set or clear wins).
+
+Exit status: 0 drawn; 1 the file cannot be read or has no valid header;
+2 usage error.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Session = args[0]
+			opts.JSON = f.JSON
+			if _, err := pi.ParseDialect(opts.Dialect); err != nil {
+				return cmdutil.FlagErrorf("%v", err)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Run(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Leaf, "leaf", "", "Mark the path to this entry (id or unique prefix) as active")
+	fl.BoolVar(&opts.Full, "full", false, "Draw every entry; do not fold long linear runs")
+	fl.StringVar(&opts.Dialect, "dialect", "auto", "pi-family dialect: auto, pi, omp or xcsh")
+	return cmd
+}
+
+// Run runs tree.
+func Run(opts *Options) error {
+	ref, err := opts.Factory.ResolveSession(opts.Session)
+	if err != nil {
+		return err
+	}
+	switch ref.Format {
+	case session.FormatPi:
+		return runPi(opts, ref)
+	}
+	return fmt.Errorf("%s: format %q is not supported by tree yet", ref.Path, ref.Format)
+}
+
+func runPi(opts *Options, ref session.Ref) error {
+	d, _ := pi.ParseDialect(opts.Dialect)
+	f, err := pi.Open(ref.Path, pi.Options{Dialect: d})
+	if err != nil {
+		return err
+	}
+	st := render.NewStyles(opts.IO)
+	if !opts.IO.Quiet() {
+		render.Diagnostics(opts.IO.ErrOut, ref.Path, f.Problems, st, 20)
+	}
+	if f.HeaderErr != nil {
+		return fmt.Errorf("%s is not a valid %s session file: %v; nothing was changed (sessctl check %s explains, sessctl repair --rebuild-header can rebuild it)",
+			ref.Path, f.Dialect, f.HeaderErr, ref.Path)
+	}
+	leaf := itree.None
+	if opts.Leaf != "" {
+		if leaf, err = f.FindEntry(opts.Leaf); err != nil {
+			return cmdutil.UsageErrorf("--leaf: %v", err)
+		}
+	}
+	t := f.TreeModel(leaf)
+	if opts.JSON {
+		return render.JSON(opts.IO.Out, render.TreeJSONOf(t, "pi", string(f.Dialect), ref.Path), opts.IO.IsStdoutTTY())
+	}
+	o := render.TreeOptions{Full: opts.Full, TTY: opts.IO.IsStdoutTTY(), Styles: st, ShortIDs: 8}
+	if opts.IO.IsStdoutTTY() {
+		o.Width = opts.IO.TerminalWidth()
+	}
+	rows := render.TreeRows(t, o)
+	var nodes []int
+	for _, r := range rows {
+		if r.Node >= 0 {
+			nodes = append(nodes, r.Node)
+		}
+	}
+	if err := f.FillText(t, nodes); err != nil {
+		return err
+	}
+	if f.Header != nil {
+		title := f.Name
+		if title == "" {
+			title = "(untitled)"
+		}
+		fmt.Fprintln(opts.IO.Out, st.Dim.Sprint(render.EscapeLine(fmt.Sprintf("%s session %s · %s · %d entries", f.Dialect, f.Header.ID, title, len(f.Entries)))))
+	}
+	if err := render.DrawTree(opts.IO.Out, t, rows, o); err != nil {
+		return err
+	}
+	render.TreeFooter(opts.IO.Out, t, st)
+	return nil
+}

@@ -1,0 +1,325 @@
+package pi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/tree"
+)
+
+// Member is one key of a context object, kept in order. A nil Value means
+// "undefined" in JavaScript: the key is left out of the JSON.
+type Member struct {
+	Key   string
+	Value json.RawMessage
+}
+
+// Context is the context the agent rebuilds for a leaf, as JSON values
+// (messages are the stored bytes, or synthesized exactly as the agent does).
+type Context struct {
+	Dialect Dialect
+	Leaf    int   // entry number of the leaf, tree.None for an empty file
+	Path    []int // root→leaf entry numbers
+	Cycle   bool  // the parent walk met a cycle (the agent would hang)
+	// Messages are the context messages in order; Sources says which path
+	// entry produced each (the compaction entry for its summary).
+	Messages []json.RawMessage
+	Sources  []int
+	// Fields are the other members of the result, in the agent's order
+	// (pi: thinkingLevel, model).
+	Fields []Member
+	// Compaction is the entry number of the compaction in effect, or tree.None.
+	Compaction int
+	// Warnings are things about this path that a reader should know.
+	Warnings []string
+}
+
+// ErrNoHeader is returned when a file has no valid header.
+var ErrNoHeader = errors.New("not a valid session file")
+
+// BuildContext rebuilds the context for leaf (tree.None = the default leaf,
+// the last entry in file order) as the file's dialect does.
+func (f *File) BuildContext(leaf int) (*Context, error) {
+	if f.HeaderErr != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoHeader, f.HeaderErr)
+	}
+	if leaf == tree.None {
+		leaf = f.Index.Last()
+	}
+	ctx := &Context{Dialect: f.Dialect, Leaf: leaf, Compaction: tree.None}
+	if leaf == tree.None {
+		return f.finish(ctx, nil)
+	}
+	path, cycle := f.Index.Path(leaf)
+	ctx.Path, ctx.Cycle = path, cycle
+	if cycle {
+		ctx.Warnings = append(ctx.Warnings, fmt.Sprintf("the parent chain from %s loops; the agent would hang here, sessctl stops at the repeat", f.DisplayID(leaf)))
+	}
+	if len(path) > 0 && f.Index.Nodes[path[0]].HasParent {
+		first := path[0]
+		ctx.Warnings = append(ctx.Warnings, fmt.Sprintf("history is cut at line %d: its parent %s does not exist", f.Entries[first].Line, displayID(f.Index.Nodes[first].Parent)))
+	}
+	lines, err := f.ReadLines(path)
+	if err != nil {
+		return nil, err
+	}
+	pes := make([]pathEntry, len(path))
+	for k, i := range path {
+		pes[k] = newPathEntry(i, lines[k], f.Entries[i].Type)
+	}
+	return f.finish(ctx, pes)
+}
+
+func (f *File) finish(ctx *Context, pes []pathEntry) (*Context, error) {
+	switch f.Dialect {
+	case DialectOmp, DialectXcsh:
+		if buildOmp == nil {
+			return nil, fmt.Errorf("context rebuild for the %s dialect is not available in this build", f.Dialect)
+		}
+		buildOmp(f, ctx, pes)
+	default:
+		buildPi(ctx, pes)
+	}
+	return ctx, nil
+}
+
+// buildOmp is set by the omp/xcsh dialect implementation.
+var buildOmp func(f *File, ctx *Context, pes []pathEntry)
+
+// pathEntry is a decoded view of one entry on the path.
+type pathEntry struct {
+	n    int    // entry number
+	line []byte // the stored line (body)
+	typ  string
+	id   []byte // raw id value, nil if absent
+	obj  bool
+}
+
+func newPathEntry(n int, line []byte, typ string) pathEntry {
+	pe := pathEntry{n: n, line: bytes.TrimPrefix(bytes.TrimSuffix(line, []byte("\r")), jsonl.BOM), typ: typ}
+	if v, ok := jsonl.Field(pe.line, "id"); ok {
+		pe.id = v
+	}
+	trim := bytes.TrimLeft(pe.line, " \t")
+	pe.obj = len(trim) > 0 && trim[0] == '{'
+	return pe
+}
+
+// get returns the raw value of a top-level member (nil if absent).
+func (pe *pathEntry) get(key string) []byte {
+	if !pe.obj {
+		return nil
+	}
+	v, _ := jsonl.Field(pe.line, key)
+	return v
+}
+
+// sub returns the raw value of obj[key] where obj is a raw object (nil if absent).
+func sub(obj []byte, key string) []byte {
+	if len(obj) == 0 || obj[0] != '{' {
+		return nil
+	}
+	v, _ := jsonl.Field(obj, key)
+	return v
+}
+
+// strictEqual compares two raw JSON values as JavaScript === would for the
+// primitive values ids are made of (nil = undefined).
+func strictEqual(a, b []byte) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	if a[0] == '{' || a[0] == '[' || b[0] == '{' || b[0] == '[' {
+		return false // distinct objects are never ===
+	}
+	sa, okA := jsonl.String(a)
+	sb, okB := jsonl.String(b)
+	if okA || okB {
+		return okA && okB && sa == sb
+	}
+	if a[0] == '-' || (a[0] >= '0' && a[0] <= '9') {
+		fa, errA := strconv.ParseFloat(string(a), 64)
+		fb, errB := strconv.ParseFloat(string(b), 64)
+		return errA == nil && errB == nil && fa == fb
+	}
+	return bytes.Equal(a, b)
+}
+
+// jsTime is `new Date(v).getTime()` for a raw JSON value, as JSON (null for NaN).
+func jsTime(v []byte) json.RawMessage {
+	ms, ok := jsTimeMs(v)
+	if !ok {
+		return json.RawMessage("null")
+	}
+	return json.RawMessage(strconv.FormatInt(ms, 10))
+}
+
+// maxTime is the largest time value a JavaScript Date can hold.
+const maxTime = 8.64e15
+
+func jsTimeMs(v []byte) (int64, bool) {
+	if v == nil {
+		return 0, false
+	}
+	switch {
+	case string(v) == "null", string(v) == "false":
+		return 0, true
+	case string(v) == "true":
+		return 1, true
+	case v[0] == '"':
+		s, _ := jsonl.String(v)
+		return parseJSDate(s)
+	case v[0] == '-' || (v[0] >= '0' && v[0] <= '9'):
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil || math.IsNaN(f) || math.Abs(f) > maxTime {
+			return 0, false
+		}
+		return int64(f), true // TimeClip truncates toward zero
+	}
+	return 0, false
+}
+
+// parseJSDate parses the date strings JavaScript's Date accepts in practice:
+// ISO 8601 date-time forms (a date-only form is UTC, a date-time without
+// offset is local time, as in ECMAScript).
+func parseJSDate(s string) (int64, bool) {
+	utcLayouts := []string{time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02", "2006-01", "2006"}
+	for _, l := range utcLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.UnixMilli(), true
+		}
+	}
+	localLayouts := []string{"2006-01-02T15:04:05.999999999", "2006-01-02T15:04:05", "2006-01-02T15:04"}
+	for _, l := range localLayouts {
+		if t, err := time.ParseInLocation(l, s, time.Local); err == nil {
+			return t.UnixMilli(), true
+		}
+	}
+	return 0, false
+}
+
+// object builds a JSON object from members, leaving out undefined ones.
+func object(members ...Member) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	for _, m := range members {
+		if m.Value == nil {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		k, _ := json.Marshal(m.Key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(m.Value)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+func str(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// buildPi is pi's buildSessionContext (pi-mono session-manager.ts).
+func buildPi(ctx *Context, path []pathEntry) {
+	thinking := json.RawMessage(`"off"`)
+	model := json.RawMessage("null")
+	compaction := -1
+	for k := range path {
+		pe := &path[k]
+		switch pe.typ {
+		case "thinking_level_change":
+			thinking = pe.get("thinkingLevel")
+		case "model_change":
+			model = object(Member{"provider", pe.get("provider")}, Member{"modelId", pe.get("modelId")})
+		case "message":
+			m := pe.get("message")
+			if r, ok := jsonl.String(sub(m, "role")); ok && r == "assistant" {
+				model = object(Member{"provider", sub(m, "provider")}, Member{"modelId", sub(m, "model")})
+			}
+		case "compaction":
+			compaction = k
+		}
+	}
+	appendMessage := func(k int) {
+		pe := &path[k]
+		switch pe.typ {
+		case "message":
+			m := pe.get("message")
+			if m == nil {
+				m = json.RawMessage("null") // JSON.stringify turns undefined in arrays into null
+			}
+			ctx.add(m, pe.n)
+		case "custom_message":
+			ctx.add(object(
+				Member{"role", str("custom")},
+				Member{"customType", pe.get("customType")},
+				Member{"content", pe.get("content")},
+				Member{"display", pe.get("display")},
+				Member{"details", pe.get("details")},
+				Member{"timestamp", jsTime(pe.get("timestamp"))},
+			), pe.n)
+		case "branch_summary":
+			if s := pe.get("summary"); jsonl.Truthy(s) {
+				ctx.add(object(
+					Member{"role", str("branchSummary")},
+					Member{"summary", s},
+					Member{"fromId", pe.get("fromId")},
+					Member{"timestamp", jsTime(pe.get("timestamp"))},
+				), pe.n)
+			}
+		}
+	}
+	if compaction >= 0 {
+		c := &path[compaction]
+		ctx.Compaction = c.n
+		ctx.add(object(
+			Member{"role", str("compactionSummary")},
+			Member{"summary", c.get("summary")},
+			Member{"tokensBefore", c.get("tokensBefore")},
+			Member{"timestamp", jsTime(c.get("timestamp"))},
+		), c.n)
+		// pi finds the compaction's index by type and id (the first match).
+		idx := compaction
+		for k := range path {
+			if path[k].typ == "compaction" && strictEqual(path[k].id, c.id) {
+				idx = k
+				break
+			}
+		}
+		firstKept := c.get("firstKeptEntryId")
+		found := false
+		for k := 0; k < idx; k++ {
+			if strictEqual(path[k].id, firstKept) {
+				found = true
+			}
+			if found {
+				appendMessage(k)
+			}
+		}
+		for k := idx + 1; k < len(path); k++ {
+			appendMessage(k)
+		}
+	} else {
+		for k := range path {
+			appendMessage(k)
+		}
+	}
+	ctx.Fields = []Member{{"thinkingLevel", thinking}, {"model", model}}
+}
+
+func (c *Context) add(m json.RawMessage, src int) {
+	c.Messages = append(c.Messages, m)
+	c.Sources = append(c.Sources, src)
+}

@@ -1,0 +1,511 @@
+// Package pi reads session files of the pi family: pi-mono, oh-my-pi (omp)
+// and its fork xcsh. One streaming pass indexes the file (header, entries
+// with their offsets, ids and parents, labels, problems); the context the
+// agent would rebuild is then computed from the few lines on the chosen path,
+// read back by offset.
+package pi
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/problem"
+	"github.com/sessctl/sessctl/internal/tree"
+	"github.com/valyala/fastjson"
+)
+
+// Dialect is the variant of the format, which decides how context is rebuilt.
+type Dialect string
+
+// Dialects.
+const (
+	DialectPi   Dialect = "pi"
+	DialectOmp  Dialect = "omp"
+	DialectXcsh Dialect = "xcsh"
+)
+
+// ParseDialect parses a --dialect value ("" or "auto" means detect).
+func ParseDialect(s string) (Dialect, error) {
+	switch strings.ToLower(s) {
+	case "", "auto":
+		return "", nil
+	case "pi":
+		return DialectPi, nil
+	case "omp", "oh-my-pi":
+		return DialectOmp, nil
+	case "xcsh":
+		return DialectXcsh, nil
+	}
+	return "", fmt.Errorf("unknown dialect %q: use auto, pi, omp or xcsh", s)
+}
+
+// Entry is what the index keeps of one entry: no payload, only what is
+// needed to find, classify and draw it.
+type Entry struct {
+	Type   string // entry type ("" when absent or not a string)
+	Role   string // message.role of message entries
+	Offset int64
+	Len    int64
+	Line   int32
+	NoID   bool // the entry has no id member
+}
+
+// TitleSlot is oh-my-pi's fixed-size first line holding the title.
+type TitleSlot struct {
+	Line  int
+	Title string
+	Raw   []byte
+}
+
+// Header is the session header.
+type Header struct {
+	Line          int
+	ID            string
+	Version       int // 1 when absent
+	HasVersion    bool
+	Timestamp     string
+	Cwd           string
+	ParentSession string
+	Title         string
+	Offset        int64
+	Len           int64
+}
+
+// File is the index of one session file.
+type File struct {
+	Path      string
+	Size      int64
+	Dialect   Dialect
+	Header    *Header
+	HeaderErr error // why the file has no valid header (nil when it has one)
+	TitleSlot *TitleSlot
+	Entries   []Entry // parallel to Index.Nodes
+	Index     *tree.Index
+	Problems  []problem.Problem
+	// Labels holds effective labels by target id (last set or clear wins).
+	Labels map[string]string
+	// Name is the latest session_info name (pi) or the header/slot title (omp).
+	Name string
+
+	markers dialectMarkers
+}
+
+type dialectMarkers struct {
+	omp, xcsh bool
+}
+
+// Options tune Open.
+type Options struct {
+	Dialect Dialect // "" = detect
+}
+
+// Open indexes the file at path.
+func Open(path string, opts Options) (*File, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not a session file", path)
+	}
+	f, err := Read(fh, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	f.Size = st.Size()
+	return f, nil
+}
+
+// Read indexes a session file from r. path is used for dialect detection
+// and for reading lines back later.
+func Read(r io.Reader, path string, opts Options) (*File, error) {
+	f := &File{Path: path, Index: tree.New(tree.LastWins, 1024), Labels: map[string]string{}}
+	intern := map[string]string{}
+	in := func(b []byte) string {
+		if s, ok := intern[string(b)]; ok {
+			return s
+		}
+		s := string(b)
+		intern[s] = s
+		return s
+	}
+	rd := jsonl.NewReader(r)
+	parsedSeen := false
+	var size int64
+	for rd.Next() {
+		rec := rd.Record()
+		size = rec.Offset + rec.Len()
+		if rec.BOM {
+			f.add(problem.Problem{Code: problem.BOM, Severity: problem.Warning, Line: rec.Line,
+				Message: "file starts with a UTF-8 byte order mark", Fix: "sessctl repair removes it"})
+		}
+		switch rec.Kind {
+		case jsonl.Blank:
+			continue
+		case jsonl.Malformed:
+			f.add(problem.Problem{Code: problem.MalformedLine, Severity: problem.Error, Line: rec.Line,
+				Message: "line is not valid JSON; the agent skips it", Fix: "sessctl repair moves it to a .rejected.jsonl sidecar"})
+			continue
+		case jsonl.TornTail:
+			f.add(problem.Problem{Code: problem.TornTail, Severity: problem.Error, Line: rec.Line,
+				Message: fmt.Sprintf("last line is cut off (%d bytes, no newline); the agent drops it", len(rec.Raw)),
+				Fix:     "sessctl repair moves it to a .rejected.jsonl sidecar"})
+			continue
+		case jsonl.NULRun:
+			f.add(problem.Problem{Code: problem.NULRun, Severity: problem.Error, Line: rec.Line,
+				Message: "line contains NUL bytes (zero-filled after a crash?); the agent skips it", Fix: "sessctl repair removes the NUL bytes"})
+			continue
+		}
+		// A parsed value (object or not).
+		if f.Header == nil && f.HeaderErr == nil {
+			if !parsedSeen && rec.Line == 1 && rec.Kind == jsonl.Object && rec.Str("type") == "title" {
+				f.TitleSlot = &TitleSlot{Line: rec.Line, Title: rec.Str("title"), Raw: append([]byte(nil), rec.Raw...)}
+				f.markers.omp = true
+				continue
+			}
+			parsedSeen = true
+			if h, err := parseHeader(rec); err != nil {
+				f.HeaderErr = fmt.Errorf("line %d: %w", rec.Line, err)
+				f.add(problem.Problem{Code: problem.MissingHeader, Severity: problem.Error, Line: rec.Line,
+					Message: "no valid session header: " + err.Error(),
+					Fix:     "sessctl repair --rebuild-header rebuilds it from the file name"})
+			} else {
+				f.Header = h
+				if h.Title != "" {
+					f.markers.omp = true
+				}
+				continue
+			}
+		}
+		if rec.Kind == jsonl.NonObject {
+			f.add(problem.Problem{Code: problem.NonObject, Severity: problem.Error, Line: rec.Line,
+				Message: fmt.Sprintf("line holds a JSON %s, not an object; the agent keeps it as an entry without id", nonObjectName(rec.Body())),
+				Fix:     "sessctl repair moves it to a .rejected.jsonl sidecar"})
+			f.addEntry(Entry{Offset: rec.Offset, Len: rec.Len(), Line: int32(rec.Line), NoID: true}, noIDKey, "", false)
+			continue
+		}
+		v := rec.Value
+		typ := in(strBytes(jsonl.Get(v, "type")))
+		if typ == "session" {
+			f.add(problem.Problem{Code: problem.ExtraHeader, Severity: problem.Warning, Line: rec.Line,
+				Message: "a second session header; the agent ignores it"})
+			continue
+		}
+		e := Entry{Type: typ, Offset: rec.Offset, Len: rec.Len(), Line: int32(rec.Line)}
+		id, hasID := key(jsonl.Get(v, "id"))
+		if !hasID {
+			e.NoID = true
+			id = noIDKey
+		}
+		parent, hasParent := key(jsonl.Get(v, "parentId"))
+		if hasParent {
+			pv := jsonl.Get(v, "parentId")
+			hasParent = truthyValue(pv)
+		}
+		switch typ {
+		case "message":
+			if m := jsonl.Get(v, "message"); m != nil {
+				e.Role = in(strBytes(jsonl.Get(m, "role")))
+			}
+		case "label":
+			target, _ := key(jsonl.Get(v, "targetId"))
+			if lv := jsonl.Get(v, "label"); lv != nil && truthyValue(lv) {
+				if s, ok := valueString(lv); ok {
+					f.Labels[target] = s
+				} else {
+					f.Labels[target] = string(lv.MarshalTo(nil))
+				}
+			} else {
+				delete(f.Labels, target)
+			}
+		case "session_info":
+			if s, ok := valueString(jsonl.Get(v, "name")); ok {
+				if t := strings.TrimSpace(s); t != "" {
+					f.Name = t
+				}
+			}
+		case "context_change":
+			f.markers.xcsh = true
+		case "model_change":
+			if jsonl.Get(v, "model") != nil {
+				f.markers.omp = true
+			}
+		case "ttsr_injection", "mode_change", "session_init", "service_tier_change", "mcp_tool_selection",
+			"title_change", "reset_boundary", "credential_pin", "model_usage", "archive":
+			f.markers.omp = true
+		}
+		f.addEntry(e, id, parent, hasParent)
+	}
+	if err := rd.Err(); err != nil {
+		return nil, err
+	}
+	f.Size = size
+	if f.Header == nil && f.HeaderErr == nil {
+		if parsedSeen || f.TitleSlot != nil {
+			f.HeaderErr = fmt.Errorf("no session header line")
+		} else {
+			f.HeaderErr = fmt.Errorf("the file holds no JSON lines")
+		}
+		f.add(problem.Problem{Code: problem.MissingHeader, Severity: problem.Error,
+			Message: "no valid session header: " + f.HeaderErr.Error()})
+	}
+	if f.Name == "" && f.Header != nil && f.Header.Title != "" {
+		f.Name = f.Header.Title
+	}
+	if f.TitleSlot != nil && f.TitleSlot.Title != "" {
+		f.Name = f.TitleSlot.Title
+	}
+	f.Index.Finish()
+	f.Dialect = detectDialect(opts.Dialect, path, f)
+	f.structuralProblems()
+	return f, nil
+}
+
+const noIDKey = "\x00no-id"
+
+func (f *File) add(p problem.Problem) { f.Problems = append(f.Problems, p) }
+
+func (f *File) addEntry(e Entry, id, parent string, hasParent bool) {
+	if !hasParent {
+		parent = "" // null, "", 0 and false are no parent (JavaScript truthiness)
+	}
+	f.Entries = append(f.Entries, e)
+	f.Index.Add(tree.Node{ID: id, Parent: parent, HasParent: hasParent, Line: e.Line})
+}
+
+func parseHeader(rec *jsonl.Record) (*Header, error) {
+	if rec.Kind != jsonl.Object {
+		return nil, fmt.Errorf("first JSON value is a %s, not a session header", nonObjectName(rec.Body()))
+	}
+	v := rec.Value
+	if t := rec.Str("type"); t != "session" {
+		if t == "" {
+			return nil, fmt.Errorf("first JSON object has no type; expected a {\"type\":\"session\"} header")
+		}
+		return nil, fmt.Errorf("first JSON object has type %q; expected a {\"type\":\"session\"} header", t)
+	}
+	id, ok := rec.StrOK("id")
+	if !ok {
+		return nil, fmt.Errorf("session header has no string id")
+	}
+	h := &Header{Line: rec.Line, ID: id, Version: 1, Offset: rec.Offset, Len: rec.Len()}
+	if vv := jsonl.Get(v, "version"); vv != nil && vv.Type() == fastjson.TypeNumber {
+		h.Version = vv.GetInt()
+		h.HasVersion = true
+	}
+	h.Timestamp = rec.Str("timestamp")
+	h.Cwd = rec.Str("cwd")
+	h.ParentSession = rec.Str("parentSession")
+	h.Title = rec.Str("title")
+	return h, nil
+}
+
+func nonObjectName(b []byte) string {
+	b = []byte(strings.TrimSpace(string(b)))
+	if len(b) == 0 {
+		return "value"
+	}
+	switch b[0] {
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "boolean"
+	case '{':
+		return "object"
+	}
+	return "number"
+}
+
+// key turns a JSON value used as an id into a map key. Strings are their own
+// key; other values get a prefixed raw form so they never collide with one.
+func key(v *fastjson.Value) (string, bool) {
+	if v == nil {
+		return "", false
+	}
+	if v.Type() == fastjson.TypeString {
+		b, _ := v.StringBytes()
+		return string(b), true
+	}
+	return "\x00" + string(v.MarshalTo(nil)), true
+}
+
+func strBytes(v *fastjson.Value) []byte {
+	if v == nil || v.Type() != fastjson.TypeString {
+		return nil
+	}
+	b, _ := v.StringBytes()
+	return b
+}
+
+func valueString(v *fastjson.Value) (string, bool) {
+	if v == nil || v.Type() != fastjson.TypeString {
+		return "", false
+	}
+	b, _ := v.StringBytes()
+	return string(b), true
+}
+
+func truthyValue(v *fastjson.Value) bool {
+	if v == nil {
+		return false
+	}
+	switch v.Type() {
+	case fastjson.TypeNull, fastjson.TypeFalse:
+		return false
+	case fastjson.TypeString:
+		b, _ := v.StringBytes()
+		return len(b) > 0
+	case fastjson.TypeNumber:
+		return v.GetFloat64() != 0
+	}
+	return true
+}
+
+func detectDialect(explicit Dialect, path string, f *File) Dialect {
+	if explicit != "" {
+		return explicit
+	}
+	p := "/" + strings.ReplaceAll(path, "\\", "/")
+	switch {
+	case strings.Contains(p, "/.xcsh/"):
+		return DialectXcsh
+	case strings.Contains(p, "/.omp/"), strings.Contains(p, "/omp/sessions/"):
+		return DialectOmp
+	case f.markers.xcsh:
+		return DialectXcsh
+	case f.markers.omp:
+		return DialectOmp
+	}
+	return DialectPi
+}
+
+// structuralProblems adds the tree-level findings.
+func (f *File) structuralProblems() {
+	x := f.Index
+	for _, id := range x.Duplicates() {
+		if id == noIDKey {
+			continue
+		}
+		var lines []string
+		first := 0
+		for i := range x.Nodes {
+			if x.Nodes[i].ID == id {
+				if first == 0 {
+					first = int(x.Nodes[i].Line)
+				}
+				lines = append(lines, fmt.Sprint(x.Nodes[i].Line))
+			}
+		}
+		f.add(problem.Problem{Code: problem.DuplicateID, Severity: problem.Error, Line: first, ID: displayID(id),
+			Message: fmt.Sprintf("id %s is used by lines %s; the agent keeps only the last", displayID(id), strings.Join(lines, ", ")),
+			Fix:     "sessctl repair gives the earlier entries fresh ids"})
+	}
+	noID := 0
+	for i := range f.Entries {
+		if f.Entries[i].NoID && f.Entries[i].Type != "" {
+			noID++
+			if noID <= 20 {
+				f.add(problem.Problem{Code: problem.MissingID, Severity: problem.Error, Line: int(f.Entries[i].Line),
+					Message: fmt.Sprintf("%s entry has no id", f.Entries[i].Type)})
+			}
+		}
+	}
+	for _, i := range x.SelfParents() {
+		f.add(problem.Problem{Code: problem.SelfParent, Severity: problem.Error, Line: int(x.Nodes[i].Line), ID: displayID(x.Nodes[i].ID),
+			Message: "entry is its own parent; the agent loops forever on this branch", Fix: "sessctl repair re-links it"})
+	}
+	for _, c := range x.Cycles() {
+		ids := make([]string, len(c))
+		for k, n := range c {
+			ids[k] = displayID(x.Nodes[n].ID)
+		}
+		f.add(problem.Problem{Code: problem.Cycle, Severity: problem.Error, Line: int(x.Nodes[c[0]].Line), ID: ids[0],
+			Message: "parent cycle " + strings.Join(ids, " → ") + " → " + ids[0] + "; the agent loops forever on this branch",
+			Fix:     "sessctl repair breaks it"})
+	}
+	for _, i := range x.Orphans() {
+		f.add(problem.Problem{Code: problem.Orphan, Severity: problem.Error, Line: int(x.Nodes[i].Line), ID: displayID(x.Nodes[i].ID),
+			Message: fmt.Sprintf("parent %s does not exist; history above this entry is lost to the agent", displayID(x.Nodes[i].Parent)),
+			Fix:     "sessctl repair re-links it"})
+	}
+	if roots := x.Roots(); len(roots) > 1 {
+		f.add(problem.Problem{Code: problem.SeveralRoots, Severity: problem.Info, Line: int(x.Nodes[roots[1]].Line),
+			Message: fmt.Sprintf("%d roots (new conversation trees in one file are normal)", len(roots))})
+	}
+}
+
+// displayID renders an id key for people.
+func displayID(k string) string {
+	if k == noIDKey {
+		return "(no id)"
+	}
+	if strings.HasPrefix(k, "\x00") {
+		return k[1:]
+	}
+	return k
+}
+
+// DisplayID renders the id of entry i for people.
+func (f *File) DisplayID(i int) string { return displayID(f.Index.Nodes[i].ID) }
+
+// ReadLines reads the raw lines of the given entries (without newline).
+func (f *File) ReadLines(idx []int) ([][]byte, error) {
+	fh, err := os.Open(f.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	out := make([][]byte, len(idx))
+	for k, i := range idx {
+		e := f.Entries[i]
+		b, err := jsonl.ReadLineAt(fh, e.Offset, e.Len)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = b
+	}
+	return out, nil
+}
+
+// FindEntry resolves an id or a unique id prefix to an entry number.
+func (f *File) FindEntry(s string) (int, error) {
+	if i, ok := f.Index.Lookup(s); ok {
+		return i, nil
+	}
+	var hits []int
+	seen := map[string]bool{}
+	for i, n := range f.Index.Nodes {
+		if strings.HasPrefix(n.ID, s) && !seen[n.ID] {
+			seen[n.ID] = true
+			hits = append(hits, i)
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return 0, fmt.Errorf("no entry with id or id prefix %q", s)
+	case 1:
+		i, _ := f.Index.Lookup(f.Index.Nodes[hits[0]].ID)
+		return i, nil
+	}
+	var ids []string
+	for _, h := range hits {
+		if len(ids) == 10 {
+			ids = append(ids, "…")
+			break
+		}
+		ids = append(ids, displayID(f.Index.Nodes[h].ID))
+	}
+	return 0, fmt.Errorf("id prefix %q is ambiguous: %s", s, strings.Join(ids, ", "))
+}

@@ -1,0 +1,243 @@
+package jsonl
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+
+	"github.com/valyala/fastjson"
+)
+
+// ErrNotObject is returned by Members when the input is not a JSON object.
+var ErrNotObject = errors.New("not a JSON object")
+
+// Members calls fn for each member of the JSON object in b, in stored order,
+// with the member's key (still escaped, without quotes) and the raw bytes of
+// its value. It does not validate: b is expected to be valid JSON (lines the
+// Reader classified as Object). It stops early when fn returns false.
+func Members(b []byte, fn func(key, val []byte) bool) error {
+	i := skipWS(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return ErrNotObject
+	}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return nil
+	}
+	for i < len(b) {
+		if b[i] != '"' {
+			return ErrNotObject
+		}
+		kEnd := skipString(b, i)
+		key := b[i+1 : kEnd-1]
+		i = skipWS(b, kEnd)
+		if i >= len(b) || b[i] != ':' {
+			return ErrNotObject
+		}
+		i = skipWS(b, i+1)
+		vEnd := skipValue(b, i)
+		if vEnd <= i {
+			return ErrNotObject
+		}
+		if !fn(key, b[i:vEnd]) {
+			return nil
+		}
+		i = skipWS(b, vEnd)
+		if i < len(b) && b[i] == ',' {
+			i = skipWS(b, i+1)
+			continue
+		}
+		return nil
+	}
+	return nil
+}
+
+// Field returns the raw value of the top-level member key of the object in b.
+// Like JSON.parse, the last occurrence of a repeated key wins.
+func Field(b []byte, key string) ([]byte, bool) {
+	var out []byte
+	found := false
+	_ = Members(b, func(k, v []byte) bool {
+		if keyEquals(k, key) {
+			out, found = v, true
+		}
+		return true
+	})
+	return out, found
+}
+
+// Fields returns the raw values of several top-level members in one pass
+// (nil where absent; last occurrence wins).
+func Fields(b []byte, keys ...string) [][]byte {
+	out := make([][]byte, len(keys))
+	_ = Members(b, func(k, v []byte) bool {
+		for j, key := range keys {
+			if keyEquals(k, key) {
+				out[j] = v
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func keyEquals(raw []byte, key string) bool {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw) == key
+	}
+	var s string
+	q := make([]byte, 0, len(raw)+2)
+	q = append(append(append(q, '"'), raw...), '"')
+	if json.Unmarshal(q, &s) != nil {
+		return false
+	}
+	return s == key
+}
+
+// String decodes a raw JSON value as a string. ok is false when it is not a string.
+func String(raw []byte) (s string, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner), true
+	}
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// Truthy reports whether a raw JSON value is truthy in JavaScript terms
+// (absent, null, false, 0 and "" are falsy).
+func Truthy(raw []byte) bool {
+	if raw == nil {
+		return false
+	}
+	switch string(raw) {
+	case "null", "false", `""`:
+		return false
+	}
+	if raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9') {
+		var f float64
+		if json.Unmarshal(raw, &f) == nil {
+			return f != 0
+		}
+	}
+	return true
+}
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\r', '\n':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipString returns the index just past the string starting at b[i] == '"'.
+func skipString(b []byte, i int) int {
+	i++
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return len(b)
+		}
+		i += j
+		// count preceding backslashes
+		n := 0
+		for k := i - 1; k >= 0 && b[k] == '\\'; k-- {
+			n++
+		}
+		i++
+		if n%2 == 0 {
+			return i
+		}
+	}
+}
+
+// skipValue returns the index just past the value starting at b[i].
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	default:
+		for i < len(b) {
+			switch b[i] {
+			case ',', '}', ']', ' ', '\t', '\r', '\n':
+				return i
+			}
+			i++
+		}
+		return i
+	}
+}
+
+// Get returns the member at the key path of a parsed object, resolving a
+// repeated key to its last occurrence as JSON.parse does (fastjson's own Get
+// returns the first). It returns nil when any step is missing or not an object.
+func Get(v *fastjson.Value, keys ...string) *fastjson.Value {
+	for _, k := range keys {
+		if v == nil || v.Type() != fastjson.TypeObject {
+			return nil
+		}
+		o, _ := v.Object()
+		var found *fastjson.Value
+		o.Visit(func(key []byte, val *fastjson.Value) {
+			if string(key) == k {
+				found = val
+			}
+		})
+		v = found
+	}
+	return v
+}
+
+// Elements calls fn with the raw bytes of each element of the JSON array in
+// b, in order, until fn returns false. b is expected to be valid JSON.
+func Elements(b []byte, fn func(val []byte) bool) {
+	i := skipWS(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return
+	}
+	i = skipWS(b, i+1)
+	for i < len(b) && b[i] != ']' {
+		end := skipValue(b, i)
+		if end <= i {
+			return
+		}
+		if !fn(b[i:end]) {
+			return
+		}
+		i = skipWS(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = skipWS(b, i+1)
+		}
+	}
+}

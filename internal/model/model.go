@@ -1,0 +1,73 @@
+// Package model holds the format-neutral views that the renderers draw: a
+// transcript of messages and a tree of entries. Format packages build them;
+// internal/render prints them.
+package model
+
+import "time"
+
+// Block is one piece of a message's content.
+type Block struct {
+	Kind    string // text, thinking, toolCall, toolResult, image, other
+	Text    string // text, thinking text, tool result text, or a description
+	Name    string // tool name (toolCall, toolResult)
+	ID      string // tool call id
+	Args    string // tool arguments as compact JSON
+	MIME    string // image media type
+	Size    int64  // image size in bytes (decoded), -1 when unknown
+	Ref     string // blob reference, when the bytes live in a blob store
+	IsError bool   // tool result marked as an error
+}
+
+// Message is one message of a transcript.
+type Message struct {
+	ID     string // entry id or uuid, when there is one
+	Role   string // user, assistant, toolResult, custom, system, …
+	Marker string // what makes it special: "compaction summary", "branch summary", "custom: <type>", …
+	Time   time.Time
+	Model  string
+	Blocks []Block
+	Notes  []string // small facts shown dimmed (hidden from UI, excluded from context, stop reason…)
+}
+
+// Transcript is what show prints for people.
+type Transcript struct {
+	Title    string
+	Header   []string // lines describing the session and the leaf
+	Messages []Message
+	Warnings []string
+}
+
+// TreeNode is one entry of a tree view.
+type TreeNode struct {
+	ID        string
+	ParentID  string
+	HasParent bool
+	Type      string
+	Role      string
+	Label     string
+	Line      int
+	Time      time.Time
+	Text      string // first line of its text, filled only for drawn nodes
+	Children  []int  // node numbers in drawing order
+	Marks     []string
+	Separator string // drawn as a rule before the node (e.g. a compaction boundary)
+}
+
+// Tree is what tree prints.
+type Tree struct {
+	Nodes      []TreeNode // file order
+	Roots      []int      // drawing roots (true roots, orphans and self-parents)
+	Leaf       int        // active leaf, -1 when none
+	Active     []bool     // node is on the active path
+	Orphans    []int
+	Cycles     [][]int
+	Duplicates []string
+	// Groups are extra trees drawn after the main one (e.g. unlinked subagents).
+	Groups []TreeGroup
+}
+
+// TreeGroup is a titled extra tree.
+type TreeGroup struct {
+	Title string
+	Tree  *Tree
+}

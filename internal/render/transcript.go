@@ -1,0 +1,176 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/sessctl/sessctl/internal/model"
+)
+
+// TranscriptOptions controls how show prints a transcript.
+type TranscriptOptions struct {
+	Full       bool // no shortening of thinking, tool arguments and results
+	TTY        bool
+	Styles     Styles
+	MaxLines   int // lines of a tool result or thinking kept when not Full (default 12)
+	MaxArgs    int // characters of tool arguments kept when not Full (default 200)
+	ShowIDs    bool
+	ShortIDLen int
+}
+
+// DrawTranscript prints a transcript for people.
+func DrawTranscript(w io.Writer, tr *model.Transcript, o TranscriptOptions) error {
+	if o.MaxLines == 0 {
+		o.MaxLines = 12
+	}
+	if o.MaxArgs == 0 {
+		o.MaxArgs = 200
+	}
+	st := o.Styles
+	for _, h := range tr.Header {
+		fmt.Fprintln(w, st.Dim.Sprint(EscapeLine(h)))
+	}
+	if len(tr.Header) > 0 {
+		fmt.Fprintln(w)
+	}
+	for i := range tr.Messages {
+		m := &tr.Messages[i]
+		var head []string
+		role := m.Role
+		if role == "" {
+			role = "(no role)"
+		}
+		head = append(head, st.Role.Sprint(EscapeLine(role)))
+		if m.Marker != "" {
+			head = append(head, st.Warn.Sprint("["+EscapeLine(m.Marker)+"]"))
+		}
+		if m.Model != "" {
+			head = append(head, EscapeLine(m.Model))
+		}
+		if !m.Time.IsZero() {
+			head = append(head, FormatTime(m.Time, o.TTY))
+		}
+		if o.ShowIDs && m.ID != "" {
+			id := m.ID
+			if o.ShortIDLen > 0 && len(id) > o.ShortIDLen {
+				id = id[:o.ShortIDLen]
+			}
+			head = append(head, st.Dim.Sprint(EscapeLine(id)))
+		}
+		fmt.Fprintf(w, "── %s\n", strings.Join(head, " · "))
+		for _, n := range m.Notes {
+			fmt.Fprintln(w, st.Dim.Sprint("   ("+EscapeLine(n)+")"))
+		}
+		for _, b := range m.Blocks {
+			drawBlock(w, b, o)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+func drawBlock(w io.Writer, b model.Block, o TranscriptOptions) {
+	st := o.Styles
+	switch b.Kind {
+	case "text":
+		fmt.Fprintln(w, Escape(strings.TrimRight(b.Text, "\n")))
+	case "thinking":
+		t := strings.TrimRight(b.Text, "\n")
+		if o.Full {
+			fmt.Fprintln(w, st.Dim.Sprint("[thinking]"))
+			fmt.Fprintln(w, st.Dim.Sprint(Escape(t)))
+			return
+		}
+		n := strings.Count(t, "\n") + 1
+		fmt.Fprintln(w, st.Dim.Sprintf("[thinking, %d %s] %s", n, plural(n, "line", "lines"), EscapeLine(Truncate(FirstLine(t), 100))))
+	case "toolCall":
+		args := b.Args
+		if !o.Full {
+			args = Truncate(args, o.MaxArgs)
+		}
+		id := ""
+		if b.ID != "" {
+			id = " " + st.Dim.Sprint(EscapeLine(b.ID))
+		}
+		fmt.Fprintf(w, "%s %s%s %s\n", st.Bold.Sprint("[tool call]"), EscapeLine(b.Name), id, EscapeLine(args))
+	case "toolResult":
+		label := "[tool result]"
+		if b.IsError {
+			label = "[tool error]"
+		}
+		name := ""
+		if b.Name != "" {
+			name = " " + EscapeLine(b.Name)
+		}
+		fmt.Fprintf(w, "%s%s\n", st.Bold.Sprint(label), name)
+		writeLimited(w, b.Text, o)
+	case "image":
+		fmt.Fprintln(w, st.Dim.Sprint(ImageLabel(b)))
+	default:
+		if b.Text != "" {
+			fmt.Fprintln(w, st.Dim.Sprint("["+EscapeLine(b.Name)+"] "+EscapeLine(Truncate(b.Text, 200))))
+		} else {
+			fmt.Fprintln(w, st.Dim.Sprint("["+EscapeLine(b.Name)+"]"))
+		}
+	}
+}
+
+func writeLimited(w io.Writer, text string, o TranscriptOptions) {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return
+	}
+	lines := strings.Split(text, "\n")
+	if !o.Full && len(lines) > o.MaxLines {
+		for _, l := range lines[:o.MaxLines] {
+			fmt.Fprintln(w, Escape(l))
+		}
+		rest := len(lines) - o.MaxLines
+		fmt.Fprintln(w, o.Styles.Dim.Sprintf("… %d more %s (--full shows them)", rest, plural(rest, "line", "lines")))
+		return
+	}
+	fmt.Fprintln(w, Escape(text))
+}
+
+// ImageLabel describes an image block: "[image png 12 KB]".
+func ImageLabel(b model.Block) string {
+	kind := strings.TrimPrefix(b.MIME, "image/")
+	if kind == "" {
+		kind = "?"
+	}
+	parts := []string{"image", EscapeLine(kind)}
+	if b.Size >= 0 {
+		parts = append(parts, HumanBytes(b.Size))
+	}
+	if b.Ref != "" {
+		parts = append(parts, "blob "+EscapeLine(shortRef(b.Ref)))
+	}
+	if b.Text != "" {
+		parts = append(parts, EscapeLine(b.Text))
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+func shortRef(r string) string {
+	r = strings.TrimPrefix(r, "blob:sha256:")
+	if len(r) > 12 {
+		return r[:12]
+	}
+	return r
+}
+
+// HumanBytes formats a size: "512 B", "12 KB", "3.4 MB" (1 KB = 1024 B).
+func HumanBytes(n int64) string {
+	const k = 1024
+	switch {
+	case n < k:
+		return fmt.Sprintf("%d B", n)
+	case n < k*k:
+		return fmt.Sprintf("%.0f KB", float64(n)/k)
+	case n < k*k*k:
+		return fmt.Sprintf("%.1f MB", float64(n)/(k*k))
+	default:
+		return fmt.Sprintf("%.1f GB", float64(n)/(k*k*k))
+	}
+}
