@@ -10,12 +10,13 @@
 //
 //   node gen.mjs --pkg /tmp/pi-ref/node_modules/@mariozechner/pi-coding-agent \
 //                --out testdata/pi/parity [--migrate testdata/pi/migrate] \
-//                [--seed 20260522] [--only parity,damaged,migrate]
+//                [--seed 20260522] [--only parity,damaged,migrate,listing]
 //
 // --out      parity dir; writes sessions/, expected/, damaged/, index.json
 // --migrate  migration fixture dir (hand-written inputs are read from it,
 //            pi's output is written next to them); default <out>/../migrate
-// --only     comma list of parts to (re)generate; default all three
+// --only     comma list of parts to (re)generate; default all. "listing" alone
+//            only recomputes listing-*.json from the files already present.
 //
 // Entry ids, session ids and entry timestamps come from pi (random / wall
 // clock); message contents are chosen by a seeded PRNG.
@@ -40,7 +41,7 @@ import { deflateSync } from "node:zlib";
 // ---------------------------------------------------------------------------
 
 function parseArgs(argv) {
-	const out = { seed: 20260522, only: "parity,damaged,migrate" };
+	const out = { seed: 20260522, only: "parity,damaged,migrate,listing" };
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
 		const next = () => {
@@ -1341,7 +1342,6 @@ function splitLines(text) {
 }
 
 function genDamaged(bases) {
-	const rng = new Rng(args.seed ^ 0xdada);
 	const base = (n) => readFileSync(bases[n], "utf8");
 	const L = (n) => splitLines(base(n));
 	const join1 = (lines) => `${lines.join("\n")}\n`;
@@ -1572,13 +1572,11 @@ function genDamaged(bases) {
 	}
 	{
 		const lines = L(0);
-		const es = lines.map(obj);
 		damagedExpectation(
 			"two-objects-one-line",
 			"two entries glued on one line (missing newline): the whole line is dropped",
 			join1([...lines.slice(0, -2), lines[lines.length - 2] + lines[lines.length - 1]]),
 		);
-		void es;
 	}
 	{
 		const lines = L(2);
@@ -1590,7 +1588,6 @@ function genDamaged(bases) {
 			join1(es.map((e) => JSON.stringify(e))),
 		);
 	}
-	void rng;
 }
 
 function damagedExpectationBytes(name, desc, buf) {
@@ -1689,4 +1686,32 @@ if (args.parts.has("parity") || args.parts.has("damaged")) {
 	console.log(`wrote ${SCENARIOS.length} sessions${args.parts.has("damaged") ? " + damaged set" : ""} to ${args.out}`);
 }
 if (args.parts.has("migrate")) genMigrate();
-void basename;
+
+// Session listing (what pi's /resume picker shows) for the generated and the
+// damaged files: SessionManager.list(cwd, dir) -> buildSessionInfo per file.
+async function genListing(dir, outFile) {
+	const infos = await SessionManager.list("/unused", dir);
+	const listed = new Set(infos.map((i) => basename(i.path)));
+	const rows = infos
+		.map((i) => ({
+			file: basename(i.path),
+			id: i.id,
+			cwd: i.cwd,
+			name: i.name,
+			parentSessionPath: i.parentSessionPath,
+			created: i.created,
+			modified: i.modified,
+			messageCount: i.messageCount,
+			firstMessage: i.firstMessage,
+			allMessagesText: i.allMessagesText,
+		}))
+		.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+	const skipped = readdirSync(dir)
+		.filter((f) => f.endsWith(".jsonl") && !listed.has(f))
+		.sort();
+	writeJson(outFile, { dir: basename(dir), sessions: rows, skipped });
+}
+if (args.parts.has("parity") || args.parts.has("damaged") || args.parts.has("listing")) {
+	await genListing(join(args.out, "sessions"), join(args.out, "listing-sessions.json"));
+	await genListing(join(args.out, "damaged"), join(args.out, "listing-damaged.json"));
+}

@@ -8,10 +8,11 @@
 // For every expected/*.json, damaged/*.expected.json and migrate/*.expected.json
 // it re-loads the session file from disk with pi's loadEntriesFromFile and
 // recomputes buildSessionContext for each recorded leaf, then compares the
-// JSON.stringify output byte for byte. Exits 1 on any difference.
+// JSON.stringify output byte for byte; it also re-lists sessions/ and damaged/
+// with SessionManager.list and compares listing-*.json. Exits 1 on any difference.
 
 import { readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const argv = process.argv.slice(2);
@@ -90,5 +91,23 @@ for (const f of readdirSync(mig).filter((x) => x.endsWith(".expected.json")).sor
 	if (exp.throws) continue;
 	checkCases(`migrate/${f}`, join(mig, exp.file), exp, false);
 }
-console.log(`sessions=${nSessions} damaged=${nDamaged} migrate=${nMig} cases=${checked} failures=${failures}`);
+let nListed = 0;
+for (const [sub, name] of [["sessions", "listing-sessions.json"], ["damaged", "listing-damaged.json"]]) {
+	const exp = JSON.parse(readFileSync(join(out, name), "utf8"));
+	const infos = await pi.SessionManager.list("/unused", join(out, sub));
+	const byFile = new Map(infos.map((i) => [basename(i.path), i]));
+	for (const row of exp.sessions) {
+		const i = byFile.get(row.file);
+		nListed++;
+		if (!i) {
+			fail(`${name}: ${row.file} not listed by pi`);
+			continue;
+		}
+		const got = { file: row.file, id: i.id, cwd: i.cwd, name: i.name, parentSessionPath: i.parentSessionPath, created: i.created, modified: i.modified, messageCount: i.messageCount, firstMessage: i.firstMessage, allMessagesText: i.allMessagesText };
+		if (JSON.stringify(got) !== JSON.stringify(row)) fail(`${name}: ${row.file} differs`);
+	}
+	for (const f of exp.skipped) if (byFile.has(f)) fail(`${name}: ${f} expected skipped but listed`);
+	if (byFile.size !== exp.sessions.length) fail(`${name}: pi lists ${byFile.size}, expected ${exp.sessions.length}`);
+}
+console.log(`sessions=${nSessions} damaged=${nDamaged} migrate=${nMig} listed=${nListed} cases=${checked} failures=${failures}`);
 process.exit(failures ? 1 : 0);
