@@ -92,61 +92,10 @@ try {
 const uuidv7Patched = (Bun as any).randomUUIDv7 === fakeUuid7;
 
 // ---------------------------------------------------------------------------
-// Load the published bundle with its native addon stubbed.
+// Load the published bundle with its native addon stubbed (see omp-bundle.ts).
 // ---------------------------------------------------------------------------
-async function loadOmp(): Promise<any> {
-	let src = fs.readFileSync(path.join(pkgDir, "dist", "cli.js"), "utf8");
-	const stubDir = path.join(scratch, "bundle");
-	fs.mkdirSync(stubDir, { recursive: true });
-	const specs = new Map<string, Set<string>>();
-	const importRe =
-		/import\s*(\{[^}]*\}|\*\s*as\s+[\w$]+|[\w$]+(?:\s*,\s*\{[^}]*\})?)\s*from\s*"(@oh-my-pi\/pi-natives(?:\/[\w-]+)?|@babel\/parser)"/g;
-	for (const m of src.matchAll(importRe)) {
-		if (!specs.has(m[2])) specs.set(m[2], new Set());
-		const brace = m[1].match(/\{([^}]*)\}/);
-		if (brace) {
-			for (const part of brace[1].split(",")) {
-				const name = part.trim().split(/\s+as\s+/)[0].trim();
-				if (name) specs.get(m[2])!.add(name);
-			}
-		}
-	}
-	for (const m of src.matchAll(/import\("(@oh-my-pi\/pi-natives(?:\/[\w-]+)?|@babel\/parser)"\)/g)) {
-		if (!specs.has(m[1])) specs.set(m[1], new Set());
-	}
-	// Stub semantics: calling any native throws, except FileLock.tryAcquire (session
-	// publish lock), which reports success; nothing else on the session paths used here
-	// touches the addon.
-	const stubHead =
-		'function mk(n){const f=function(){throw new Error("native stub called: "+n)};' +
-		'return new Proxy(f,{get(t,p){if(p==="then")return undefined;' +
-		'if(p==="tryAcquire")return ()=>({acquired:true,release(){}});' +
-		'if(typeof p==="symbol")return t[p];return mk(n+"."+String(p))},' +
-		'construct(){throw new Error("native stub constructed: "+n)}})}\n';
-	for (const [spec, names] of specs) {
-		const file = path.join(stubDir, `${spec.replace(/[@/]/g, "_")}.js`);
-		let body = stubHead;
-		for (const n of names) body += `export const ${n} = mk(${JSON.stringify(n)});\n`;
-		body += 'export default mk("default");\n';
-		fs.writeFileSync(file, body);
-		src = src.split(`"${spec}"`).join(JSON.stringify(file));
-	}
-	const ns = src.match(
-		/var ([\w$]+)=\{\};P\(\1,\{ALL_SEGMENT_IDS:[^}]*?SessionManager:\(\)=>[\w$]+[^}]*\}\);var ([\w$]+)=b\(\(\)=>\{/,
-	);
-	if (!ns) throw new Error("package index namespace not found in dist/cli.js");
-	// The blob-store module namespace (BlobStore is not re-exported by the index).
-	const blobNs = src.match(/var ([\w$]+)=\{\};P\(\1,\{BLOB_HASH_RE:\(\)=>[\w$]+,BlobStore:\(\)=>/);
-	if (!blobNs) throw new Error("blob-store namespace not found in dist/cli.js");
-	src += `\nexport { ${ns[1]} as __ompIndex, ${ns[2]} as __ompIndexInit, ${blobNs[1]} as __ompBlobStore };\n`;
-	const out = path.join(stubDir, "cli-parity.js");
-	fs.writeFileSync(out, src);
-	const mod = await import(out);
-	mod.__ompIndexInit();
-	return { ...mod.__ompIndex, __blob: mod.__ompBlobStore };
-}
-
-const omp = await loadOmp();
+const { loadOmpBundle } = await import("./omp-bundle.ts");
+const omp = await loadOmpBundle(pkgDir, scratch);
 const { SessionManager, buildSessionContext, loadSessionFile, migrateToCurrentVersion, resolveBlobRefsInEntries } = omp;
 if (omp.VERSION !== "18.3.4") throw new Error(`bundle VERSION ${omp.VERSION}`);
 const BlobStoreCtor = omp.__blob.BlobStore;
