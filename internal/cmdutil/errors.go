@@ -5,6 +5,8 @@ package cmdutil
 import (
 	"errors"
 	"fmt"
+
+	"github.com/spf13/cobra"
 )
 
 // Exit codes. They are documented in `sessctl help exit-codes` and stable.
@@ -66,5 +68,25 @@ func ExitCode(err error) int {
 		return ExitProblems
 	default:
 		return ExitError
+	}
+}
+
+// ExactArgs is cobra.ExactArgs whose error is a usage error (exit 2).
+func ExactArgs(n int) func(cmd *cobra.Command, args []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := cobra.ExactArgs(n)(cmd, args); err != nil {
+			return &FlagError{Err: err}
+		}
+		return nil
+	}
+}
+
+// MinimumNArgs is cobra.MinimumNArgs whose error is a usage error (exit 2).
+func MinimumNArgs(n int) func(cmd *cobra.Command, args []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := cobra.MinimumNArgs(n)(cmd, args); err != nil {
+			return &FlagError{Err: err}
+		}
+		return nil
 	}
 }

@@ -55,7 +55,7 @@ stderr with their line numbers; show still prints what it can.
 
 Exit status: 0 shown; 1 the file cannot be read or has no valid header;
 2 usage error (bad flag, ambiguous id prefix).`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Session = args[0]
 			opts.JSON = f.JSON

@@ -46,7 +46,7 @@ file order and effective labels (the last set or clear wins).
 
 Exit status: 0 drawn; 1 the file cannot be read or has no valid header;
 2 usage error.`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Session = args[0]
 			opts.JSON = f.JSON

@@ -51,6 +51,13 @@ func (f *File) BuildContext(leaf int) (*Context, error) {
 	}
 	if leaf == tree.None {
 		leaf = f.Index.Last()
+		// The agent resumes at the last entry's id. An id of null means
+		// "before the first entry": pi then rebuilds an empty context.
+		if leaf != tree.None && f.Entries[leaf].NullID {
+			ctx := &Context{Dialect: f.Dialect, Leaf: tree.None, Compaction: tree.None,
+				Warnings: []string{fmt.Sprintf("the last entry (line %d) has id null: the agent resumes this session with an empty context; --leaf picks another entry", f.Entries[leaf].Line)}}
+			return f.finish(ctx, nil)
+		}
 	}
 	ctx := &Context{Dialect: f.Dialect, Leaf: leaf, Compaction: tree.None}
 	if leaf == tree.None {

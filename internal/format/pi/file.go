@@ -51,6 +51,7 @@ type Entry struct {
 	Len    int64
 	Line   int32
 	NoID   bool // the entry has no id member
+	NullID bool // the entry's id is JSON null
 }
 
 // TitleSlot is oh-my-pi's fixed-size first line holding the title.
@@ -200,7 +201,9 @@ func Read(r io.Reader, path string, opts Options) (*File, error) {
 			continue
 		}
 		e := Entry{Type: typ, Offset: rec.Offset, Len: rec.Len(), Line: int32(rec.Line)}
-		id, hasID := key(jsonl.Get(v, "id"))
+		idv := jsonl.Get(v, "id")
+		id, hasID := key(idv)
+		e.NullID = idv != nil && idv.Type() == fastjson.TypeNull
 		if !hasID {
 			e.NoID = true
 			id = noIDKey

@@ -36,6 +36,12 @@ func (f *File) TreeModel(leaf int) *model.Tree {
 		} else {
 			tn.Marks = append(tn.Marks, "duplicate id, shadowed")
 		}
+		switch e.Type {
+		case "compaction":
+			tn.Marks = append(tn.Marks, "compaction")
+		case "branch_summary":
+			tn.Marks = append(tn.Marks, "branch summary")
+		}
 		kids := x.Children(i)
 		tn.Children = make([]int, len(kids))
 		for k, c := range kids {
@@ -204,4 +210,3 @@ func firstLine(s string) string {
 	}
 	return ""
 }
-

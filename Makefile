@@ -1,0 +1,61 @@
+# sessctl — build, test, demo, docs and benchmarks.
+# Everything here needs only Go (GOTOOLCHAIN=local); `make bench` also uses
+# Node and the npm packages named in bench/node/README.md when present.
+
+export GOTOOLCHAIN := local
+GO      ?= go
+BIN     ?= bin/sessctl
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X github.com/sessctl/sessctl/internal/app.Version=$(VERSION)
+DEMO    ?= testdata/pi/parity/sessions/058-everything.jsonl
+FUZZTIME ?= 60s
+
+.PHONY: all build test vet demo man completions bench fuzz clean
+
+all: build
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/sessctl
+
+## test: unit, golden, parity and end-to-end (testscript) tests
+test:
+	$(GO) test ./...
+
+vet:
+	$(GO) vet ./...
+
+## demo: show sessctl's main job on the sample sessions in testdata/
+demo: build
+	@echo "== sessctl tree $(DEMO)"
+	@$(BIN) tree $(DEMO)
+	@echo
+	@echo "== sessctl show $(DEMO) (first 40 lines)"
+	@$(BIN) show $(DEMO) | head -40
+	@echo
+	@echo "== sessctl tree on a damaged file (problems go to stderr)"
+	@$(BIN) tree testdata/pi/parity/damaged/orphaned-subtree.jsonl || true
+
+## man: man pages into man/ (cobra/doc, reproducible)
+man:
+	$(GO) run ./internal/gendocs -man man
+
+completions: build
+	mkdir -p completions
+	$(BIN) completion bash > completions/sessctl.bash
+	$(BIN) completion zsh > completions/_sessctl
+	$(BIN) completion fish > completions/sessctl.fish
+
+## bench: the benchmarks named in docs/benchmarks.md
+bench:
+	bash bench/run.sh
+
+## fuzz: run every fuzz target for FUZZTIME each
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	    echo "== $$pkg $$t"; $(GO) test -run=^$$ -fuzz=^$$t$$ -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+clean:
+	rm -rf bin man completions

@@ -1,0 +1,143 @@
+package pi
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sessctl/sessctl/internal/problem"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// listingFile is testdata/pi/parity/listing-*.json: what pi 0.73.1's
+// SessionManager.list computed for each file (see the README there).
+type listingFile struct {
+	Dir      string `json:"dir"`
+	Sessions []struct {
+		File              string  `json:"file"`
+		ID                any     `json:"id"`
+		Cwd               string  `json:"cwd"`
+		Name              *string `json:"name"`
+		ParentSessionPath *string `json:"parentSessionPath"`
+		Created           *string `json:"created"`
+		Modified          string  `json:"modified"`
+		MessageCount      int     `json:"messageCount"`
+		FirstMessage      string  `json:"firstMessage"`
+	} `json:"sessions"`
+	Skipped []string `json:"skipped"`
+}
+
+func TestListInfoParity(t *testing.T) {
+	base := filepath.Join("..", "..", "..", "testdata", "pi", "parity")
+	for _, name := range []string{"listing-sessions.json", "listing-damaged.json"} {
+		b, err := os.ReadFile(filepath.Join(base, name))
+		require.NoError(t, err)
+		var lf listingFile
+		require.NoError(t, json.Unmarshal(b, &lf))
+		require.NotEmpty(t, lf.Sessions)
+		for _, want := range lf.Sessions {
+			t.Run(lf.Dir+"/"+want.File, func(t *testing.T) {
+				li, err := ReadListInfo(filepath.Join(base, lf.Dir, want.File))
+				require.NoError(t, err)
+				require.True(t, li.HasHeader, "pi lists this file, so it has a header")
+				if s, ok := want.ID.(string); ok {
+					assert.Equal(t, s, li.ID)
+					assert.True(t, li.ValidHeader)
+				} else {
+					assert.False(t, li.ValidHeader, "id %v is not a string", want.ID)
+					assert.Equal(t, 1, li.Problems[problem.MissingHeader])
+				}
+				assert.Equal(t, want.Cwd, li.Cwd)
+				wantName := ""
+				if want.Name != nil {
+					wantName = *want.Name
+				}
+				assert.Equal(t, wantName, li.Name)
+				wantParent := ""
+				if want.ParentSessionPath != nil {
+					wantParent = *want.ParentSessionPath
+				}
+				assert.Equal(t, wantParent, li.ParentSession)
+				if want.Created != nil {
+					assert.Equal(t, *want.Created, isoMillis(li.Created))
+				} else {
+					assert.True(t, li.Created.IsZero())
+				}
+				if !li.Created.IsZero() || li.Messages > 0 {
+					assert.Equal(t, want.Modified, isoMillis(li.Modified))
+				}
+				assert.Equal(t, want.MessageCount, li.Messages)
+				wantFirst := want.FirstMessage
+				if wantFirst == "(no messages)" {
+					wantFirst = ""
+				}
+				wantFirst = clipText(wantFirst, MaxFirstMessage)
+				assert.Equal(t, wantFirst, li.FirstMessage)
+			})
+		}
+		for _, f := range lf.Skipped {
+			li, err := ReadListInfo(filepath.Join(base, lf.Dir, f))
+			require.NoError(t, err)
+			assert.False(t, li.HasHeader, "%s: pi skips it", f)
+			assert.Equal(t, 1, li.Problems[problem.MissingHeader], f)
+		}
+	}
+}
+
+func isoMillis(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+func TestListInfoProblemsAndOmp(t *testing.T) {
+	slot := `{"type":"title","v":1,"title":"slot title","updatedAt":"2026-01-01T00:00:00Z","pad":"`
+	slot += strings.Repeat(" ", 255-len(slot)-2) + `"}`
+	require.Len(t, slot, 255)
+	lines := []string{
+		slot,
+		`{"type":"session","version":3,"id":"0197aaaa-0000-7000-8000-000000000001","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w/p","title":"header title"}`,
+		`{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":[{"type":"image"},{"type":"text","text":"hi"},{"type":"text","text":"there"}],"timestamp":1767225601000}}`,
+		`garbage`,
+		`{"type":"message","id":"a2","parentId":"zz","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"assistant","content":[],"timestamp":1767225602000}}`,
+		"\x00\x00\x00",
+		`42`,
+		`{"type":"mode_change","id":"a3","parentId":"a2","timestamp":"2026-01-01T00:00:03.000Z","mode":"plan"}`,
+		`{"type":"message","id":"a4","parentId":"a3","message":{"role":"user","content":"x"`,
+	}
+	li, err := ScanListInfo(strings.NewReader(strings.Join(lines, "\n")), "/x/y.jsonl")
+	require.NoError(t, err)
+	assert.Equal(t, "slot title", li.Name)
+	assert.Equal(t, DialectOmp, li.Dialect)
+	assert.Equal(t, "hi there", li.FirstMessage)
+	assert.Equal(t, 2, li.Messages)
+	assert.Equal(t, 4, li.Entries) // two messages, mode_change, 42
+	assert.Equal(t, map[string]int{
+		problem.MalformedLine: 1, problem.NULRun: 1, problem.NonObject: 1,
+		problem.TornTail: 1, problem.Orphan: 1,
+	}, li.Problems)
+	assert.Equal(t, 5, li.ProblemCount())
+	assert.Equal(t, "2026-01-01T00:00:02.000Z", isoMillis(li.Modified))
+	assert.Equal(t, "2026-01-01T00:00:00.000Z", isoMillis(li.Created))
+}
+
+func TestListInfoEmptyAndHeaderOnly(t *testing.T) {
+	li, err := ScanListInfo(strings.NewReader(""), "a.jsonl")
+	require.NoError(t, err)
+	assert.False(t, li.HasHeader)
+	assert.Equal(t, map[string]int{problem.MissingHeader: 1}, li.Problems)
+	assert.True(t, li.Modified.IsZero())
+
+	li, err = ScanListInfo(strings.NewReader(`{"type":"session","id":"s","timestamp":"2026-02-03T04:05:06.789Z","cwd":"/p"}`+"\n"), "a.jsonl")
+	require.NoError(t, err)
+	assert.True(t, li.ValidHeader)
+	assert.Nil(t, li.Problems)
+	assert.Equal(t, 0, li.Entries)
+	assert.Equal(t, "2026-02-03T04:05:06.789Z", isoMillis(li.Modified), "no messages: header time")
+}
+
+func TestClipText(t *testing.T) {
+	assert.Equal(t, "abc", clipText("abc", 3))
+	assert.Equal(t, "ab…", clipText("abcd", 2))
+	assert.Equal(t, "a…", clipText("aé", 2), "never cuts inside a rune")
+}
