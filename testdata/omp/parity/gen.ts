@@ -1095,12 +1095,20 @@ def("context-rollover", async c => {
 	const { sm } = c;
 	const u1 = c.t(() => sm.appendMessage(user("original request: build X")));
 	const a1 = c.t(() => sm.appendMessage(asst("working on X")));
-	const r1 = c.t(() => sm.appendMessage(user("progress?")));
-	const a2 = c.t(() => sm.appendMessage(asst("halfway")));
-	const u3 = c.t(() => sm.appendMessage(user("keep going")));
-	const cp = c.t(() => sm.appendCompaction("rollover summary", "rollover", u3, 100000, { details: { kind: "experimental-context-rollover" } }));
-	const a3 = c.t(() => sm.appendMessage(asst("rolled over")));
-	return { leaves: [cp, a3], note: "experimental-context-rollover compaction re-emits the latest user request before firstKeptEntryId" };
+	const a2 = c.t(() => sm.appendMessage(asst("still working")));
+	const a3 = c.t(() => sm.appendMessage(asst("halfway")));
+	const cp = c.t(() => sm.appendCompaction("rollover summary", "rollover", a3, 100000, { details: { kind: "experimental-context-rollover" } }));
+	const a4 = c.t(() => sm.appendMessage(asst("rolled over")));
+	const sk = c.t(() => sm.appendCustomMessageEntry("skill-prompt", "run the skill", true, { skill: "x" }, "user"));
+	const a5 = c.t(() => sm.appendMessage(asst("skill running")));
+	const a6 = c.t(() => sm.appendMessage(asst("skill still running")));
+	const cp2 = c.t(() => sm.appendCompaction("rollover 2", "rollover 2", a6, 110000, { details: { kind: "experimental-context-rollover" } }));
+	const u2 = c.t(() => sm.appendMessage(user("plain request")));
+	const a7 = c.t(() => sm.appendMessage(asst("a7")));
+	const cp3 = c.t(() => sm.appendCompaction("rollover 3 (request inside kept tail)", "r3", u2, 120000, { details: { kind: "experimental-context-rollover" } }));
+	sm.branch(a3);
+	const cp4 = c.t(() => sm.appendCompaction("plain compaction, same cut", "plain", a3, 100000));
+	return { leaves: [cp, a4, cp2, u2, cp3, cp4], note: "experimental-context-rollover compaction re-emits the latest user request (user message or user-attributed skill/collab prompt) when it lies before firstKeptEntryId" };
 });
 
 def("large-string-truncation", async c => {
