@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/sessctl/sessctl/internal/cmd/check"
 	"github.com/sessctl/sessctl/internal/cmd/show"
 	"github.com/sessctl/sessctl/internal/cmd/tree"
 	"github.com/sessctl/sessctl/internal/cmdutil"
@@ -11,4 +12,5 @@ import (
 func init() {
 	register(func(f *cmdutil.Factory) *cobra.Command { return show.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return tree.NewCmd(f, nil) })
+	register(func(f *cmdutil.Factory) *cobra.Command { c := check.NewCmd(f, nil); c.GroupID = "write"; return c })
 }

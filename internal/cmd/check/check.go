@@ -1,0 +1,345 @@
+// Package check implements `sessctl check`: a verdict on session files for
+// people, scripts and CI.
+package check
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/sessctl/sessctl/internal/cmdutil"
+	"github.com/sessctl/sessctl/internal/format/pi"
+	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/problem"
+	"github.com/sessctl/sessctl/internal/render"
+	"github.com/sessctl/sessctl/internal/session"
+	"github.com/spf13/cobra"
+)
+
+// Options are the inputs of check.
+type Options struct {
+	IO      *iostreams.IOStreams
+	Factory *cmdutil.Factory
+	JSON    bool
+
+	Args    []string
+	All     bool
+	Strict  bool
+	Format  string // text, json, github
+	BlobDir string
+}
+
+// Checker checks one session file of a format. Formats other than pi
+// register theirs in Checkers.
+type Checker func(path string, opts *Options) (agent string, ps []problem.Problem, err error)
+
+// Checkers holds the checker of each format.
+var Checkers = map[session.Format]Checker{
+	session.FormatPi: checkPi,
+}
+
+// AllPaths lists every session file of every discovered root (set by
+// discovery); nil means --all is not available.
+var AllPaths func(f *cmdutil.Factory) ([]string, error)
+
+// NewCmd builds the check command.
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{IO: f.IO, Factory: f}
+	cmd := &cobra.Command{
+		Use:   "check {<session> | <dir>}... | --all",
+		Short: "Report problems in session files (for people, scripts and CI)",
+		Long: `Check session files and report every problem with a stable code, a
+severity (error, warning, info), the file and line, and a one-line hint of
+the fix. A directory is searched for session files (*.jsonl) recursively;
+--all checks every session of every discovered root.
+
+Problems include: torn tail, malformed line, NUL run, BOM, missing or
+invalid header, non-object line, duplicate id, self-parent, cycle, orphaned
+parent (and pi's dropped-label fork bug), several roots (info), tool call
+without result and result without call on the active path, compaction whose
+firstKeptEntryId is not on the path, outdated version, dangling blob
+reference (oh-my-pi, xcsh).
+
+Output: grouped by file for people; --json prints
+{"files":[{"path","agent","problems":[{"code","severity","line","id","message","fix"}]}],"summary":{…}};
+--format github prints GitHub Actions annotations.
+
+Exit status: 0 no errors (and no warnings with --strict); 3 problems found;
+1 a file could not be read; 2 usage error.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Args = args
+			opts.JSON = f.JSON
+			if opts.JSON {
+				opts.Format = "json"
+			}
+			switch opts.Format {
+			case "text", "json", "github":
+			default:
+				return cmdutil.FlagErrorf("invalid --format %q: use text, json or github", opts.Format)
+			}
+			if len(args) == 0 && !opts.All {
+				return cmdutil.FlagErrorf("name session files or directories, or use --all")
+			}
+			if opts.All && AllPaths == nil {
+				return cmdutil.FlagErrorf("--all needs session discovery, which this build does not have")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Run(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&opts.All, "all", false, "Check every session of every discovered root")
+	fl.BoolVar(&opts.Strict, "strict", false, "Fail (exit 3) on warnings too")
+	fl.StringVar(&opts.Format, "format", "text", "Output format: text, json or github")
+	fl.StringVar(&opts.BlobDir, "blob-dir", "", "Blob store for oh-my-pi/xcsh sessions (default: beside the sessions folder)")
+	return cmd
+}
+
+// FileResult is the verdict on one file.
+type FileResult struct {
+	Path     string            `json:"path"`
+	Agent    string            `json:"agent"`
+	Problems []problem.Problem `json:"problems"`
+	Error    string            `json:"error,omitempty"`
+}
+
+// Summary counts what check found.
+type Summary struct {
+	Files      int `json:"files"`
+	WithErrors int `json:"filesWithErrors"`
+	Errors     int `json:"errors"`
+	Warnings   int `json:"warnings"`
+	Infos      int `json:"infos"`
+	Unreadable int `json:"unreadable"`
+}
+
+// Run runs check.
+func Run(opts *Options) error {
+	paths, usageErr := expand(opts)
+	if usageErr != nil {
+		return usageErr
+	}
+	var results []FileResult
+	var sum Summary
+	for _, p := range paths {
+		r := checkOne(p, opts)
+		results = append(results, r)
+		sum.Files++
+		if r.Error != "" {
+			sum.Unreadable++
+			continue
+		}
+		e, w, i := problem.Count(r.Problems)
+		sum.Errors += e
+		sum.Warnings += w
+		sum.Infos += i
+		if e > 0 {
+			sum.WithErrors++
+		}
+	}
+	var err error
+	switch opts.Format {
+	case "json":
+		if results == nil {
+			results = []FileResult{}
+		}
+		err = render.JSON(opts.IO.Out, struct {
+			Files   []FileResult `json:"files"`
+			Summary Summary      `json:"summary"`
+		}{results, sum}, opts.IO.IsStdoutTTY())
+	case "github":
+		writeGitHub(opts.IO.Out, results)
+	default:
+		writeText(opts.IO, results, sum)
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case sum.Unreadable > 0:
+		return cmdutil.SilentError
+	case sum.Errors > 0, opts.Strict && sum.Warnings > 0:
+		return cmdutil.ErrProblems
+	}
+	return nil
+}
+
+func checkOne(path string, opts *Options) FileResult {
+	r := FileResult{Path: path, Problems: []problem.Problem{}}
+	format, err := session.Detect(path)
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	c, ok := Checkers[format]
+	if !ok {
+		r.Agent = string(format)
+		r.Error = "cannot tell which agent wrote this file (no session header or known record shape)"
+		return r
+	}
+	agent, ps, err := c(path, opts)
+	r.Agent = agent
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	sort.SliceStable(ps, func(a, b int) bool { return ps[a].Line < ps[b].Line })
+	r.Problems = append(r.Problems, ps...)
+	return r
+}
+
+func checkPi(path string, opts *Options) (string, []problem.Problem, error) {
+	f, err := pi.Open(path, pi.Options{})
+	if err != nil {
+		return "pi", nil, err
+	}
+	return string(f.Dialect), f.Check(pi.CheckOptions{BlobDir: opts.BlobDir}), nil
+}
+
+// expand turns the arguments into a list of files: files as given,
+// directories searched for *.jsonl (sidecars of repair skipped).
+func expand(opts *Options) ([]string, error) {
+	var out []string
+	if opts.All {
+		all, err := AllPaths(opts.Factory)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, all...)
+	}
+	for _, a := range opts.Args {
+		st, err := os.Stat(a)
+		if err != nil {
+			ref, rerr := opts.Factory.ResolveSession(a)
+			if rerr != nil {
+				var ue *cmdutil.UsageError
+				if errors.As(rerr, &ue) {
+					return nil, rerr
+				}
+				out = append(out, a) // reported as unreadable
+				continue
+			}
+			out = append(out, ref.Path)
+			continue
+		}
+		if !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		_ = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if p != a {
+					out = append(out, p)
+				}
+				return nil
+			}
+			if !d.IsDir() && IsSessionFileName(d.Name()) {
+				out = append(out, p)
+			}
+			return nil
+		})
+	}
+	return out, nil
+}
+
+// IsSessionFileName says whether a file name looks like a session transcript
+// (not one of sessctl's rejected-line sidecars).
+func IsSessionFileName(name string) bool {
+	return strings.HasSuffix(name, ".jsonl") && !strings.HasSuffix(name, ".rejected.jsonl")
+}
+
+func writeText(io *iostreams.IOStreams, results []FileResult, sum Summary) {
+	st := render.NewStyles(io)
+	w := io.Out
+	for _, r := range results {
+		path := render.EscapeLine(r.Path)
+		if r.Error != "" {
+			fmt.Fprintf(w, "%s: %s %s\n", path, st.Err.Sprint("cannot check:"), render.EscapeLine(r.Error))
+			continue
+		}
+		if len(r.Problems) == 0 {
+			fmt.Fprintf(w, "%s (%s): %s\n", path, r.Agent, st.OK.Sprint("ok"))
+			continue
+		}
+		fmt.Fprintf(w, "%s (%s):\n", path, r.Agent)
+		for _, p := range r.Problems {
+			loc := "      "
+			if p.Line > 0 {
+				loc = fmt.Sprintf("%6d", p.Line)
+			}
+			sev := string(p.Severity)
+			switch p.Severity {
+			case problem.Error:
+				sev = st.Err.Sprintf("%-7s", sev)
+			case problem.Warning:
+				sev = st.Warn.Sprintf("%-7s", sev)
+			default:
+				sev = st.Dim.Sprintf("%-7s", sev)
+			}
+			fmt.Fprintf(w, "  line %s  %s  %s  %s\n", loc, sev, p.Code, render.EscapeLine(p.Message))
+			if p.Fix != "" {
+				fmt.Fprintf(w, "  %s fix: %s\n", strings.Repeat(" ", 22), render.EscapeLine(p.Fix))
+			}
+		}
+	}
+	fmt.Fprintf(w, "\n%d %s checked: %d with errors, %d errors, %d warnings, %d info",
+		sum.Files, plural(sum.Files, "file", "files"), sum.WithErrors, sum.Errors, sum.Warnings, sum.Infos)
+	if sum.Unreadable > 0 {
+		fmt.Fprintf(w, ", %d unreadable", sum.Unreadable)
+	}
+	fmt.Fprintln(w)
+	if sum.Errors > 0 {
+		fmt.Fprintln(io.ErrOut, "sessctl repair fixes these safely (it keeps a backup); try it with --dry-run first")
+	}
+}
+
+// writeGitHub prints GitHub Actions workflow commands, one per problem.
+func writeGitHub(w io.Writer, results []FileResult) {
+	for _, r := range results {
+		if r.Error != "" {
+			fmt.Fprintf(w, "::error file=%s,title=unreadable::%s\n", ghProp(r.Path), ghData(r.Error))
+			continue
+		}
+		for _, p := range r.Problems {
+			level := "notice"
+			switch p.Severity {
+			case problem.Error:
+				level = "error"
+			case problem.Warning:
+				level = "warning"
+			}
+			props := "file=" + ghProp(r.Path)
+			if p.Line > 0 {
+				props += fmt.Sprintf(",line=%d", p.Line)
+			}
+			props += ",title=" + ghProp(p.Code)
+			msg := p.Message
+			if p.Fix != "" {
+				msg += " (fix: " + p.Fix + ")"
+			}
+			fmt.Fprintf(w, "::%s %s::%s\n", level, props, ghData(msg))
+		}
+	}
+}
+
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

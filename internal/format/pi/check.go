@@ -1,0 +1,219 @@
+package pi
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sessctl/sessctl/internal/blob"
+	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/problem"
+	"github.com/sessctl/sessctl/internal/tree"
+)
+
+// Problem codes found by Check on top of those found while reading.
+const (
+	CodeToolCallNoResult   = "tool-call-without-result"
+	CodeToolResultNoCall   = "tool-result-without-call"
+	CodeCompactionKeptOff  = "compaction-kept-off-path"
+	CodeOutdatedVersion    = "outdated-version"
+	CodeDanglingBlob       = "dangling-blob-ref"
+	CodeDroppedLabelParent = "orphan-dropped-label"
+)
+
+// CurrentVersion is the session format version pi and oh-my-pi write.
+const CurrentVersion = 3
+
+// CheckOptions tune Check.
+type CheckOptions struct {
+	// BlobDir is the blob store of an oh-my-pi or xcsh session; "" finds it
+	// beside the sessions folder the file lives in.
+	BlobDir string
+}
+
+// Check returns every problem of the file: those found while reading plus
+// the ones that need the active path, the version, the parent session or the
+// blob store.
+func (f *File) Check(opts CheckOptions) []problem.Problem {
+	ps := append([]problem.Problem(nil), f.Problems...)
+	if f.HeaderErr != nil {
+		return ps
+	}
+	if f.Header.Version < CurrentVersion {
+		ps = append(ps, problem.Problem{Code: CodeOutdatedVersion, Severity: problem.Warning, Line: f.Header.Line,
+			Message: fmt.Sprintf("session format version %d; the agent migrates it to %d (rewriting the file in place) when it opens it", f.Header.Version, CurrentVersion),
+			Fix:     "sessctl migrate " + f.Path})
+	}
+	ps = append(ps, f.droppedLabelOrphans(ps)...)
+	ps = append(ps, f.pathProblems()...)
+	if f.Dialect == DialectOmp || f.Dialect == DialectXcsh {
+		ps = append(ps, f.blobProblems(opts.BlobDir)...)
+	}
+	return ps
+}
+
+// pathProblems checks tool call pairing and compactions on the active path.
+func (f *File) pathProblems() []problem.Problem {
+	leaf := f.Index.Last()
+	if leaf == tree.None {
+		return nil
+	}
+	path, _ := f.Index.Path(leaf)
+	lines, err := f.ReadLines(path)
+	if err != nil {
+		return []problem.Problem{{Code: "read-error", Severity: problem.Error, Message: err.Error()}}
+	}
+	var ps []problem.Problem
+	type call struct {
+		line int
+		id   string
+		name string
+	}
+	calls := map[string]call{}
+	var order []string
+	results := map[string]bool{}
+	onPath := map[string]int{} // id → position on path
+	for k, i := range path {
+		onPath[f.Index.Nodes[i].ID] = k
+	}
+	for k, i := range path {
+		e := f.Entries[i]
+		line := lines[k]
+		switch e.Type {
+		case "message":
+			m, _ := jsonl.Field(line, "message")
+			switch e.Role {
+			case "assistant":
+				content, _ := jsonl.Field(m, "content")
+				jsonl.Elements(content, func(b []byte) bool {
+					if t, _ := jsonl.String(sub(b, "type")); t == "toolCall" {
+						id, _ := jsonl.String(sub(b, "id"))
+						name, _ := jsonl.String(sub(b, "name"))
+						if _, seen := calls[id]; !seen {
+							order = append(order, id)
+						}
+						calls[id] = call{line: int(e.Line), id: id, name: name}
+					}
+					return true
+				})
+			case "toolResult":
+				id, _ := jsonl.String(sub(m, "toolCallId"))
+				if _, ok := calls[id]; !ok {
+					ps = append(ps, problem.Problem{Code: CodeToolResultNoCall, Severity: problem.Warning, Line: int(e.Line), ID: f.DisplayID(i),
+						Message: fmt.Sprintf("tool result for call %s has no tool call before it on the active path", id),
+						Fix:     "providers reject an unpaired result; fork the session before it (sessctl fork --at)"})
+				}
+				results[id] = true
+			}
+		case "compaction":
+			fk, ok := jsonl.Field(line, "firstKeptEntryId")
+			id, isStr := jsonl.String(fk)
+			pos, on := onPath[id]
+			if !ok || !isStr || !on || pos >= k {
+				what := "is missing"
+				if ok {
+					what = fmt.Sprintf("%s is not on the path before it", string(fk))
+				}
+				ps = append(ps, problem.Problem{Code: CodeCompactionKeptOff, Severity: problem.Warning, Line: int(e.Line), ID: f.DisplayID(i),
+					Message: fmt.Sprintf("compaction's firstKeptEntryId %s: the agent keeps nothing from before this compaction", what)})
+			}
+		}
+	}
+	for _, id := range order {
+		if !results[id] {
+			c := calls[id]
+			ps = append(ps, problem.Problem{Code: CodeToolCallNoResult, Severity: problem.Warning, Line: c.line, ID: id,
+				Message: fmt.Sprintf("tool call %s (%s) has no result on the active path", id, c.name),
+				Fix:     "sessctl repair --close-tool-calls appends an error result for it"})
+		}
+	}
+	return ps
+}
+
+// droppedLabelOrphans recognises pi's fork bug: a fork drops the label
+// entries of the copied path but its children keep pointing at them. When
+// the orphan's missing parent is a label entry in the session this one was
+// forked from, the orphan's problem says so and names the label's parent.
+func (f *File) droppedLabelOrphans(existing []problem.Problem) []problem.Problem {
+	orphans := f.Index.Orphans()
+	if len(orphans) == 0 || f.Header.ParentSession == "" {
+		return nil
+	}
+	src := f.Header.ParentSession
+	if !filepath.IsAbs(src) {
+		src = filepath.Join(filepath.Dir(f.Path), src)
+	}
+	if _, err := os.Stat(src); err != nil {
+		return nil
+	}
+	parent, err := Open(src, Options{Dialect: f.Dialect})
+	if err != nil || parent.HeaderErr != nil {
+		return nil
+	}
+	var ps []problem.Problem
+	for _, o := range orphans {
+		missing := f.Index.Nodes[o].Parent
+		j, ok := parent.Index.Lookup(missing)
+		if !ok || parent.Entries[j].Type != "label" {
+			continue
+		}
+		lp := parent.Index.Nodes[j].Parent
+		ps = append(ps, problem.Problem{Code: CodeDroppedLabelParent, Severity: problem.Error, Line: int(f.Entries[o].Line), ID: f.DisplayID(o),
+			Message: fmt.Sprintf("parent %s was a label entry the fork dropped (pi's fork bug); its own parent is %s", displayID(missing), displayID(lp)),
+			Fix:     "sessctl repair re-links it to " + displayID(lp)})
+	}
+	return ps
+}
+
+// BlobDir returns the blob store beside the sessions folder that holds path
+// (<agent dir>/blobs for <agent dir>/sessions/…), or "".
+func BlobDir(path string) string {
+	dir := filepath.Dir(path)
+	for {
+		if filepath.Base(dir) == "sessions" {
+			return filepath.Join(filepath.Dir(dir), "blobs")
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return ""
+		}
+		dir = up
+	}
+}
+
+func (f *File) blobProblems(dir string) []problem.Problem {
+	if dir == "" {
+		dir = BlobDir(f.Path)
+	}
+	seen := map[blob.Hash]bool{}
+	var hashes []blob.Hash
+	if err := blob.ScanFile(f.Path, func(h blob.Hash) {
+		if !seen[h] {
+			seen[h] = true
+			hashes = append(hashes, h)
+		}
+	}); err != nil {
+		return []problem.Problem{{Code: "read-error", Severity: problem.Error, Message: err.Error()}}
+	}
+	if len(hashes) == 0 {
+		return nil
+	}
+	if dir == "" {
+		return []problem.Problem{{Code: CodeDanglingBlob, Severity: problem.Warning,
+			Message: fmt.Sprintf("%d blob references but no blob store found beside the file", len(hashes))}}
+	}
+	store := blob.Store{Dir: dir}
+	var ps []problem.Problem
+	for _, h := range hashes {
+		if _, err := os.Lstat(store.Path(h)); err == nil {
+			continue
+		}
+		ps = append(ps, problem.Problem{Code: CodeDanglingBlob, Severity: problem.Error, ID: h.Ref(),
+			Message: fmt.Sprintf("blob %s is missing from %s; the agent sends the reference text instead of the image", shortHash(h), dir),
+			Fix:     "restore the blob from a backup; sessctl blob verify lists all missing blobs"})
+	}
+	return ps
+}
+
+func shortHash(h blob.Hash) string { return strings.TrimPrefix(h.Ref(), blob.RefPrefix)[:12] }
