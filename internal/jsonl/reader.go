@@ -93,7 +93,18 @@ func (r *Record) StrOK(key string) (string, bool) {
 	if r.Value == nil {
 		return "", false
 	}
-	v := r.Value.Get(key)
+	o, err := r.Value.Object()
+	if err != nil {
+		return "", false
+	}
+	// A duplicated key resolves to its last occurrence, as in JSON.parse
+	// (fastjson's Get returns the first).
+	var v *fastjson.Value
+	o.Visit(func(k []byte, val *fastjson.Value) {
+		if string(k) == key {
+			v = val
+		}
+	})
 	if v == nil || v.Type() != fastjson.TypeString {
 		return "", false
 	}
@@ -173,6 +184,9 @@ func (r *Reader) Record() *Record { return &r.rec }
 func (r *Reader) Err() error { return r.err }
 
 func (r *Reader) readLine() ([]byte, bool, error) {
+	if cap(r.overflow) > 4*BufferSize {
+		r.overflow = nil // do not keep a huge line's buffer for the rest of the file
+	}
 	line, err := r.br.ReadSlice('\n')
 	if err == nil {
 		return line[:len(line)-1], true, nil
@@ -201,6 +215,14 @@ func (r *Reader) classify(b []byte, newline bool) (Kind, *fastjson.Value) {
 		return NULRun, nil
 	}
 	v, err := r.parser.ParseBytes(b)
+	if err == nil {
+		// ParseBytes is lenient about scalars (it accepts NaN, Inf, 1.2.3,
+		// +1, 01, unknown escapes and raw control characters in strings),
+		// which JSON.parse in the agents' loaders rejects. Validate after a
+		// successful parse: the parse bounds nesting depth (MaxDepth), so
+		// the recursive validator cannot exhaust the stack on "[[[[...".
+		err = fastjson.ValidateBytes(b)
+	}
 	if err != nil {
 		if !newline {
 			return TornTail, nil
@@ -237,7 +259,11 @@ func Classify(raw []byte, first, newline bool) Kind {
 // possibly including the newline) and returns them without the trailing newline.
 func ReadLineAt(ra io.ReaderAt, off int64, n int64) ([]byte, error) {
 	buf := make([]byte, n)
-	if _, err := ra.ReadAt(buf, off); err != nil && !(errors.Is(err, io.EOF)) {
+	m, err := ra.ReadAt(buf, off)
+	if m < len(buf) {
+		if err == nil || errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF // the file is shorter than recorded
+		}
 		return nil, err
 	}
 	if n > 0 && buf[n-1] == '\n' {

@@ -1,0 +1,233 @@
+package tree
+
+import (
+	"slices"
+	"testing"
+)
+
+// fuzzNodes turns bytes into a node list: byte 0 picks the policy, then each
+// pair of bytes is (id, parent) over a small alphabet so that duplicates,
+// orphans, self-parents and cycles are common. Parent 'z' and '-' are ids no
+// node carries ('-' stands for "no parent").
+func fuzzNodes(data []byte) (Policy, []Node) {
+	if len(data) == 0 {
+		return LastWins, nil
+	}
+	p := Policy(data[0] % 2)
+	data = data[1:]
+	const alpha = "abcdefghijklmnop"
+	var nodes []Node
+	for i := 0; i+1 < len(data) && len(nodes) < 256; i += 2 {
+		id := string(alpha[int(data[i])%len(alpha)])
+		var parent string
+		switch c := data[i+1] % 20; {
+		case c < 16:
+			parent = string(alpha[c])
+		case c < 18:
+			parent = "" // root
+		default:
+			parent = "z" // unknown id: orphan
+		}
+		nodes = append(nodes, Node{ID: id, Parent: parent})
+	}
+	return p, nodes
+}
+
+// oracle is a brute-force model of the index.
+type oracle struct {
+	byID   map[string]int
+	parent []int  // resolved parent or None
+	cyc    []bool // onCycle, memoized
+}
+
+func newOracle(p Policy, nodes []Node) *oracle {
+	o := &oracle{byID: map[string]int{}, parent: make([]int, len(nodes))}
+	for i, n := range nodes {
+		if _, seen := o.byID[n.ID]; !seen || p == LastWins {
+			o.byID[n.ID] = i
+		}
+	}
+	for i, n := range nodes {
+		o.parent[i] = None
+		if n.Parent != "" {
+			if j, ok := o.byID[n.Parent]; ok {
+				o.parent[i] = j
+			}
+		}
+	}
+	o.cyc = make([]bool, len(nodes))
+	for i := range nodes {
+		o.cyc[i] = o.onCycle(i)
+	}
+	return o
+}
+
+// onCycle: following parents from i comes back to i, and i is not its own parent.
+func (o *oracle) onCycle(i int) bool {
+	if o.parent[i] == i {
+		return false
+	}
+	v := i
+	for range len(o.parent) {
+		v = o.parent[v]
+		if v == None {
+			return false
+		}
+		if v == i {
+			return true
+		}
+	}
+	return false
+}
+
+// reachesCycle: the parent walk from i meets a node on a cycle or a node
+// that is its own parent (Path reports both as cycle = true).
+func (o *oracle) reachesCycle(i int) bool {
+	v := i
+	for range len(o.parent) + 1 {
+		if v == None {
+			return false
+		}
+		if o.cyc[v] {
+			return true
+		}
+		if o.parent[v] == v {
+			return true
+		}
+		v = o.parent[v]
+	}
+	return false
+}
+
+func FuzzIndex(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte{0, 0, 16, 1, 0, 2, 1})                 // chain a<-b<-c
+	f.Add([]byte{0, 0, 1, 1, 0})                        // 2-cycle a<b b<a
+	f.Add([]byte{1, 0, 2, 1, 0, 2, 1, 3, 2})            // 3-cycle with a tail
+	f.Add([]byte{0, 0, 0, 1, 1})                        // self-parents
+	f.Add([]byte{1, 0, 16, 0, 0, 1, 0, 0, 1})           // duplicates, first wins
+	f.Add([]byte{0, 0, 18, 1, 0, 0, 19, 2, 2, 3, 3, 4}) // orphans and self-parents
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pol, nodes := fuzzNodes(data)
+		x := New(pol, len(nodes))
+		for _, n := range nodes {
+			x.Add(n)
+		}
+		x.Finish()
+		o := newOracle(pol, nodes)
+		n := len(nodes)
+		if x.Len() != n || x.Last() != n-1 {
+			t.Fatalf("Len %d Last %d for %d nodes", x.Len(), x.Last(), n)
+		}
+
+		var wantRoots, wantOrphans, wantSelf, wantLeaves []int
+		childCount := make([]int, n)
+		for i := range nodes {
+			if p := o.parent[i]; p != None && p != i {
+				childCount[p]++
+			}
+		}
+		for i, nd := range nodes {
+			switch {
+			case nd.Parent == "":
+				wantRoots = append(wantRoots, i)
+			case o.parent[i] == None:
+				wantOrphans = append(wantOrphans, i)
+			case o.parent[i] == i:
+				wantSelf = append(wantSelf, i)
+			}
+			if childCount[i] == 0 {
+				wantLeaves = append(wantLeaves, i)
+			}
+			if want, _ := o.byID[nd.ID]; x.Shadowed(i) != (want != i) {
+				t.Fatalf("Shadowed(%d) = %v", i, x.Shadowed(i))
+			}
+			wantParent := o.parent[i]
+			if wantParent == i {
+				wantParent = None
+			}
+			if x.Parent(i) != wantParent {
+				t.Fatalf("Parent(%d) = %d, want %d", i, x.Parent(i), wantParent)
+			}
+			var wantChildren []int32
+			for j := range nodes {
+				if o.parent[j] == i && j != i {
+					wantChildren = append(wantChildren, int32(j))
+				}
+			}
+			if got := x.Children(i); !slices.Equal(got, wantChildren) {
+				t.Fatalf("Children(%d) = %v, want %v", i, got, wantChildren)
+			}
+		}
+		eq := func(name string, got, want []int) {
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s = %v, want %v", name, got, want)
+			}
+		}
+		eq("Roots", x.Roots(), wantRoots)
+		eq("Orphans", x.Orphans(), wantOrphans)
+		eq("SelfParents", x.SelfParents(), wantSelf)
+		eq("Leaves", x.Leaves(), wantLeaves)
+
+		// Duplicates: ids seen more than once, in order of second occurrence.
+		var wantDups []string
+		count := map[string]int{}
+		for _, nd := range nodes {
+			count[nd.ID]++
+			if count[nd.ID] == 2 {
+				wantDups = append(wantDups, nd.ID)
+			}
+		}
+		if !slices.Equal(x.Duplicates(), wantDups) {
+			t.Fatalf("Duplicates = %v, want %v", x.Duplicates(), wantDups)
+		}
+
+		// Cycles: every node in at most one cycle, exactly the oracle's cycle
+		// nodes, each cycle in parent order, no self-parents.
+		member := make([]int, n)
+		for ci, c := range x.Cycles() {
+			if len(c) < 2 {
+				t.Fatalf("cycle %d too short: %v", ci, c)
+			}
+			for k, v := range c {
+				if member[v] != 0 {
+					t.Fatalf("node %d in cycles %d and %d", v, member[v]-1, ci)
+				}
+				member[v] = ci + 1
+				if o.parent[v] != c[(k+1)%len(c)] {
+					t.Fatalf("cycle %v not in parent order at %d", c, v)
+				}
+			}
+		}
+		for i := range nodes {
+			want := o.cyc[i]
+			if (member[i] != 0) != want || x.InCycle(i) != want {
+				t.Fatalf("node %d: in Cycles %v, InCycle %v, oracle %v", i, member[i] != 0, x.InCycle(i), want)
+			}
+		}
+
+		// Path terminates, has no repeated node, ends at i, follows parents.
+		for i := range nodes {
+			p, cyc := x.Path(i)
+			if len(p) == 0 || p[len(p)-1] != i || len(p) > n {
+				t.Fatalf("Path(%d) = %v", i, p)
+			}
+			seen := map[int]bool{}
+			for k, v := range p {
+				if seen[v] {
+					t.Fatalf("Path(%d) repeats %d: %v", i, v, p)
+				}
+				seen[v] = true
+				if k > 0 && o.parent[v] != p[k-1] {
+					t.Fatalf("Path(%d) = %v: %d's parent is %d", i, p, v, o.parent[v])
+				}
+			}
+			if cyc != o.reachesCycle(i) {
+				t.Fatalf("Path(%d) cycle = %v, oracle %v", i, cyc, o.reachesCycle(i))
+			}
+			if top := p[0]; !cyc && x.Parent(top) != None {
+				t.Fatalf("Path(%d) = %v does not start at a node without parent", i, p)
+			}
+		}
+	})
+}
