@@ -1,0 +1,446 @@
+package claude
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/valyala/fastjson"
+)
+
+// LeafMode names a way of picking the leaf the conversation is walked from.
+type LeafMode string
+
+// Leaf modes. LeafLastPrompt is what current Claude Code does (2.1.2xx).
+const (
+	// LeafLastPrompt: the leafUuid recorded by the last last-prompt line
+	// (wiped by a later compact boundary; explicit:true with no leaf clears
+	// it and the newest record by timestamp wins; a recorded leaf that is a
+	// proper ancestor of the file-order-last record gives way to it; a leaf
+	// absent from the file falls back to the file-order-last record), then
+	// climbed to the nearest user/assistant record.
+	LeafLastPrompt LeafMode = "last-prompt"
+	// LeafPicker: the /resume picker: the latest-timestamp user/assistant
+	// tip (records nothing points at, climbed to user/assistant).
+	LeafPicker LeafMode = "picker"
+	// LeafResume: claude --resume <id>: the latest-timestamp non-sidechain
+	// record of the four transcript types.
+	LeafResume LeafMode = "resume"
+	// LeafFileOrder: the last non-sidechain record in file order, climbed to
+	// user/assistant (the byte pre-walk of large files).
+	LeafFileOrder LeafMode = "file-order"
+)
+
+// AllLeafModes lists the modes in the order they are reported.
+var AllLeafModes = []LeafMode{LeafLastPrompt, LeafPicker, LeafResume, LeafFileOrder}
+
+// ParseLeafMode checks a --leaf-mode value.
+func ParseLeafMode(s string) (LeafMode, error) {
+	for _, m := range AllLeafModes {
+		if string(m) == s {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("unknown leaf mode %q (want last-prompt, picker, resume or file-order)", s)
+}
+
+// LeafChoice is the leaf every mode picks and whether they disagree.
+type LeafChoice struct {
+	// Modes maps each mode to the uuid it picks ("" when none).
+	Modes map[LeafMode]string `json:"modes"`
+	// Source says how the last-prompt mode resolved: "last-prompt",
+	// "explicit", "cleared", "leaf-absent", "advanced" (recorded leaf was an
+	// ancestor of the file-order tail) or "tail" (no last-prompt leaf).
+	Source string `json:"lastPromptSource"`
+	// Disagree is true when the modes lead to different conversations
+	// (different user/assistant leaves).
+	Disagree bool `json:"disagree"`
+	// Lost counts, for each mode, the chain members reachable from another
+	// mode's leaf that this mode's conversation does not include.
+	Lost map[LeafMode]int `json:"lost,omitempty"`
+}
+
+// Summary is a one-line description of the choice, for stderr.
+func (c LeafChoice) Summary() string {
+	var b strings.Builder
+	if c.Disagree {
+		b.WriteString("leaf modes disagree:")
+	} else {
+		b.WriteString("leaf modes agree:")
+	}
+	for _, m := range AllLeafModes {
+		u := c.Modes[m]
+		if u == "" {
+			u = "(none)"
+		}
+		fmt.Fprintf(&b, " %s=%s", m, u)
+		if n := c.Lost[m]; n > 0 {
+			fmt.Fprintf(&b, " (misses %d)", n)
+		}
+	}
+	return b.String()
+}
+
+// relinkState is the outcome of the preserved-segment relink of the last
+// compact boundary that has a preservedSegment (Claude Code 2.1.88
+// applyPreservedSegmentRelinks).
+type relinkState struct {
+	boundary           int32 // node
+	head, anchor, tail string
+	ok                 bool
+	reason             string
+	override           map[int32]int32 // node -> parent node after relink
+	removed            []bool          // node deleted by the relink
+	preserved          []bool
+}
+
+func (f *File) computeRelink() *relinkState {
+	last := int32(-1)
+	for li := len(f.lines) - 1; li >= 0; li-- {
+		lr := &f.lines[li]
+		if lr.flags&fPreserved != 0 && f.names[lr.sub] == SubtypeCompactBoundary && lr.uuid >= 0 {
+			last = int32(li)
+			break
+		}
+	}
+	if last < 0 || f.ra == nil {
+		return nil
+	}
+	bn := f.nodeOf[f.lines[last].uuid]
+	if bn < 0 || f.nLast[bn] != last {
+		return nil
+	}
+	rs := &relinkState{boundary: bn}
+	var p fastjson.Parser
+	v, _, err := f.parseLine(&p, last)
+	if err != nil {
+		rs.reason = "boundary line cannot be re-read: " + err.Error()
+		return rs
+	}
+	seg := v.Get("compactMetadata", "preservedSegment")
+	rs.head = string(strBytes(seg, "headUuid"))
+	rs.anchor = string(strBytes(seg, "anchorUuid"))
+	rs.tail = string(strBytes(seg, "tailUuid"))
+	hn, an, tn := f.nodeByUUID(rs.head), f.nodeByUUID(rs.anchor), f.nodeByUUID(rs.tail)
+	if hn < 0 || an < 0 || tn < 0 {
+		rs.reason = "preservedSegment names a record that is not in the file"
+		return rs
+	}
+	nn := len(f.parent)
+	pres := make([]bool, nn)
+	found := false
+	for cur, steps := tn, 0; cur >= 0 && steps <= nn; steps++ {
+		if pres[cur] {
+			break
+		}
+		pres[cur] = true
+		if cur == hn {
+			found = true
+			break
+		}
+		cur = f.parent[cur]
+	}
+	if !found {
+		rs.reason = "walking from tailUuid does not reach headUuid; Claude Code skips the relink"
+		return rs
+	}
+	rs.ok = true
+	rs.preserved = pres
+	rs.override = map[int32]int32{hn: an}
+	for _, c := range f.kids[an] {
+		if c != hn {
+			rs.override[c] = tn
+		}
+	}
+	rs.removed = make([]bool, nn)
+	blast := f.nFirst[bn]
+	for nd := 0; nd < nn; nd++ {
+		if f.nFirst[nd] < blast && !pres[nd] {
+			rs.removed[nd] = true
+		}
+	}
+	return rs
+}
+
+// removed reports whether the loader deleted node nd (preserved relink).
+func (f *File) removed(nd int32) bool {
+	return f.relink != nil && f.relink.ok && f.relink.removed[nd]
+}
+
+// lparent is the parent of nd as the loader sees it after the relink, or -1.
+func (f *File) lparent(nd int32) int32 {
+	if f.relink != nil && f.relink.ok {
+		if p, ok := f.relink.override[nd]; ok {
+			return p
+		}
+	}
+	p := f.parent[nd]
+	if p >= 0 && f.removed(p) {
+		return -1
+	}
+	return p
+}
+
+func (f *File) sidechain(nd int32) bool { return f.lines[f.nLast[nd]].flags&fSidechain != 0 }
+func (f *File) nodeType(nd int32) string {
+	return f.names[f.lines[f.nLast[nd]].typ]
+}
+func (f *File) isConv(nd int32) bool {
+	t := f.nodeType(nd)
+	return t == TypeUser || t == TypeAssistant
+}
+func (f *File) isBoundary(nd int32) bool {
+	lr := &f.lines[f.nLast[nd]]
+	return f.names[lr.typ] == TypeSystem && f.names[lr.sub] == SubtypeCompactBoundary
+}
+func (f *File) ts(nd int32) int64 { return f.lines[f.nLast[nd]].ts }
+
+// live reports whether nd takes part in leaf selection.
+func (f *File) live(nd int32, sideOK bool) bool {
+	if !f.member[nd] || f.removed(nd) {
+		return false
+	}
+	return sideOK || !f.sidechain(nd)
+}
+
+// climb walks up from nd to the nearest user/assistant record.
+func (f *File) climb(nd int32) int32 {
+	for steps := 0; nd >= 0 && steps <= len(f.parent); steps++ {
+		if f.isConv(nd) {
+			return nd
+		}
+		nd = f.lparent(nd)
+	}
+	return -1
+}
+
+// isAncestor reports whether anc is a proper ancestor of nd.
+func (f *File) isAncestor(anc, nd int32) bool {
+	if anc == nd {
+		return false
+	}
+	for steps := 0; nd >= 0 && steps <= len(f.parent); steps++ {
+		if nd == anc {
+			return true
+		}
+		nd = f.lparent(nd)
+	}
+	return false
+}
+
+// sideOK: in a file of sidechain lines only (a subagent transcript) the
+// sidechain filter does not apply.
+func (f *File) sideOK() bool { return f.sideOnly }
+
+func (f *File) tail(sideOK bool) int32 {
+	for nd := int32(len(f.nFirst)) - 1; nd >= 0; nd-- {
+		if f.live(nd, sideOK) {
+			return nd
+		}
+	}
+	return -1
+}
+
+func (f *File) newest(sideOK bool, convOnly bool, tipsOnly []bool) int32 {
+	best := int32(-1)
+	for nd := int32(0); int(nd) < len(f.nFirst); nd++ {
+		if !f.live(nd, sideOK) || (convOnly && !f.isConv(nd)) || (tipsOnly != nil && !tipsOnly[nd]) {
+			continue
+		}
+		t := f.ts(nd)
+		if t == noTS {
+			continue
+		}
+		if best < 0 || t > f.ts(best) {
+			best = nd
+		}
+	}
+	return best
+}
+
+// tips marks the picker's leaf candidates: records no live record points
+// at, climbed to user/assistant.
+func (f *File) tips(sideOK bool) []bool {
+	nn := len(f.nFirst)
+	ref := make([]bool, nn)
+	for nd := int32(0); int(nd) < nn; nd++ {
+		if !f.member[nd] || f.removed(nd) {
+			continue
+		}
+		if p := f.lparent(nd); p >= 0 && p != nd {
+			ref[p] = true
+		}
+	}
+	out := make([]bool, nn)
+	for nd := int32(0); int(nd) < nn; nd++ {
+		if !f.live(nd, sideOK) || ref[nd] {
+			continue
+		}
+		if c := f.climb(nd); c >= 0 {
+			out[c] = true
+		}
+	}
+	return out
+}
+
+func (f *File) leafNode(m LeafMode) (int32, string) {
+	side := f.sideOK()
+	switch m {
+	case LeafPicker:
+		return f.newest(side, true, f.tips(side)), ""
+	case LeafResume:
+		return f.newest(side, false, nil), ""
+	case LeafFileOrder:
+		return f.climb(f.tail(side)), ""
+	}
+	// last-prompt
+	rec := f.recorded
+	tail := f.tail(side)
+	if rec.cleared {
+		return f.climb(f.newest(side, false, nil)), "cleared"
+	}
+	if rec.leaf == "" {
+		return f.climb(tail), "tail"
+	}
+	cur := f.nodeByUUID(rec.leaf)
+	if cur >= 0 && (!f.member[cur] || f.removed(cur)) {
+		cur = -1
+	}
+	if cur < 0 {
+		return f.climb(tail), "leaf-absent"
+	}
+	src := "last-prompt"
+	if rec.explicit {
+		src = "explicit"
+	}
+	if !rec.explicit && tail >= 0 && tail != cur && f.isAncestor(cur, tail) {
+		cur, src = tail, "advanced"
+	}
+	if c := f.climb(cur); c >= 0 {
+		return c, src
+	}
+	return f.climb(tail), src
+}
+
+// Leaf returns the uuid of the leaf picked by mode ("" if the file has no
+// record the mode can pick).
+func (f *File) Leaf(m LeafMode) (string, error) {
+	if _, err := ParseLeafMode(string(m)); err != nil {
+		return "", err
+	}
+	nd, _ := f.leafNode(m)
+	if nd < 0 {
+		return "", nil
+	}
+	return f.uuidOf(nd), nil
+}
+
+func (f *File) uuidOf(nd int32) string { return f.ids.str(f.lines[f.nLast[nd]].uuid) }
+
+// LeafModes runs every mode and reports whether they disagree.
+func (f *File) LeafModes() LeafChoice {
+	c := LeafChoice{Modes: map[LeafMode]string{}}
+	nodes := map[LeafMode]int32{}
+	for _, m := range AllLeafModes {
+		nd, src := f.leafNode(m)
+		if m == LeafLastPrompt {
+			c.Source = src
+		}
+		nodes[m] = nd
+		if nd >= 0 {
+			c.Modes[m] = f.uuidOf(nd)
+		} else {
+			c.Modes[m] = ""
+		}
+	}
+	// compare conversations: climb each to user/assistant
+	conv := map[int32]bool{}
+	for _, m := range AllLeafModes {
+		conv[f.climb(nodes[m])] = true
+	}
+	if len(conv) <= 1 {
+		return c
+	}
+	c.Disagree = true
+	// for each mode, how many records on the other modes' paths it misses
+	paths := map[LeafMode]map[int32]bool{}
+	for _, m := range AllLeafModes {
+		set := map[int32]bool{}
+		for _, nd := range f.ancestry(nodes[m]) {
+			set[nd] = true
+		}
+		paths[m] = set
+	}
+	c.Lost = map[LeafMode]int{}
+	for _, m := range AllLeafModes {
+		missing := map[int32]bool{}
+		for _, o := range AllLeafModes {
+			for nd := range paths[o] {
+				if !paths[m][nd] {
+					missing[nd] = true
+				}
+			}
+		}
+		if len(missing) > 0 {
+			c.Lost[m] = len(missing)
+		}
+	}
+	return c
+}
+
+// ancestry is the loader's parent walk from nd (leaf first), stopping at a
+// cycle.
+func (f *File) ancestry(nd int32) []int32 {
+	var out []int32
+	seen := map[int32]bool{}
+	for nd >= 0 && !seen[nd] {
+		seen[nd] = true
+		out = append(out, nd)
+		nd = f.lparent(nd)
+	}
+	return out
+}
+
+// resolveLeaf turns a leaf uuid (or "" for the default mode) into a node.
+func (f *File) resolveLeaf(leaf string) (int32, error) {
+	if leaf == "" {
+		nd, _ := f.leafNode(LeafLastPrompt)
+		if nd < 0 {
+			return -1, fmt.Errorf("no leaf: the file has no transcript messages")
+		}
+		return nd, nil
+	}
+	nd := f.nodeByUUID(leaf)
+	if nd < 0 || !f.member[nd] {
+		// allow a unique prefix
+		var hit int32 = -1
+		for i, s := range f.ids.s {
+			if strings.HasPrefix(s, leaf) && f.nodeOf[i] >= 0 && f.member[f.nodeOf[i]] {
+				if hit >= 0 {
+					return -1, fmt.Errorf("uuid prefix %q is ambiguous", leaf)
+				}
+				hit = f.nodeOf[i]
+			}
+		}
+		if hit < 0 {
+			return -1, fmt.Errorf("no record with uuid %q", leaf)
+		}
+		nd = hit
+	}
+	return nd, nil
+}
+
+func sortProblems(p []Problem) {
+	sort.SliceStable(p, func(i, j int) bool { return p[i].Line < p[j].Line })
+}
+
+func parseTime(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
+
+// fmtTS formats unix milliseconds as RFC 3339 ("" for none).
+func fmtTS(ms int64) string {
+	if ms == noTS {
+		return ""
+	}
+	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z")
+}

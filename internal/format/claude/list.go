@@ -1,0 +1,270 @@
+package claude
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/valyala/fastjson"
+)
+
+// liteBuf is how much of the head and of the tail the session picker reads.
+const liteBuf = 64 << 10
+
+// Title sources, in order of priority.
+const (
+	TitleCustom      = "custom-title"
+	TitleAI          = "ai-title"
+	TitleSummary     = "summary"
+	TitleFirstPrompt = "first-prompt"
+)
+
+// Info is the fast summary of a session file for list.
+type Info struct {
+	Path          string    `json:"path"`
+	SessionID     string    `json:"sessionId"`
+	FileSessionID string    `json:"fileSessionId,omitempty"` // sessionId on the first message, when it differs
+	Title         string    `json:"title,omitempty"`
+	TitleSource   string    `json:"titleSource,omitempty"`
+	FirstPrompt   string    `json:"firstPrompt,omitempty"`
+	LastPrompt    string    `json:"lastPrompt,omitempty"`
+	Tag           string    `json:"tag,omitempty"`
+	Cwd           string    `json:"cwd,omitempty"`
+	GitBranch     string    `json:"gitBranch,omitempty"`
+	Version       string    `json:"version,omitempty"`
+	Created       string    `json:"created,omitempty"`  // first timestamp seen
+	Modified      string    `json:"modified,omitempty"` // last timestamp seen
+	MTime         time.Time `json:"mtime"`
+	Size          int64     `json:"size"`
+	SidechainOnly bool      `json:"sidechainOnly,omitempty"`
+	// Messages counts user/assistant/attachment/system lines; exact only
+	// when CountsExact (the whole file fitted in the head and tail reads).
+	Messages    int  `json:"messages"`
+	CountsExact bool `json:"countsExact"`
+}
+
+// ListInfo reads the first and last 64 KiB of a session file (the whole file
+// when it is small) and summarises it the way the /resume picker does:
+// title from custom-title > ai-title > summary (by leafUuid) > first real
+// prompt (skipping text that starts with a lowercase XML-like tag or
+// "[Request interrupted").
+func ListInfo(path string) (*Info, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
+	info := &Info{Path: path, Size: st.Size(), MTime: st.ModTime(),
+		SessionID: strings.TrimSuffix(filepath.Base(path), ".jsonl")}
+	var head, tail []byte
+	if st.Size() <= 2*liteBuf {
+		head, err = io.ReadAll(io.LimitReader(fh, 2*liteBuf+1))
+		if err != nil {
+			return nil, err
+		}
+		info.CountsExact = true
+	} else {
+		head = make([]byte, liteBuf)
+		n, err := fh.ReadAt(head, 0)
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		head = head[:n]
+		if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+			head = head[:i+1]
+		}
+		tail = make([]byte, liteBuf)
+		n, err = fh.ReadAt(tail, st.Size()-liteBuf)
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		tail = tail[:n]
+		if i := bytes.IndexByte(tail, '\n'); i >= 0 {
+			tail = tail[i+1:]
+		}
+	}
+	var ls liteScan
+	ls.scan(head, true)
+	ls.scan(tail, false)
+	info.Cwd, info.GitBranch, info.Version = ls.cwd, ls.branch, ls.version
+	if ls.sessionID != "" && ls.sessionID != info.SessionID {
+		info.FileSessionID = ls.sessionID
+	}
+	info.FirstPrompt, info.LastPrompt, info.Tag = ls.firstPrompt, ls.lastPrompt, ls.tag
+	info.Created, info.Modified = fmtTS(ls.firstTS), fmtTS(ls.lastTS)
+	info.SidechainOnly = ls.side && !ls.main
+	info.Messages = ls.messages
+	switch {
+	case ls.customTitle != "":
+		info.Title, info.TitleSource = ls.customTitle, TitleCustom
+	case ls.aiTitle != "":
+		info.Title, info.TitleSource = ls.aiTitle, TitleAI
+	default:
+		// a summary counts only if its leaf is a record of this file
+		for i := len(ls.summaries) - 1; i >= 0; i-- {
+			s := ls.summaries[i]
+			if s.leaf != "" && ls.uuids[s.leaf] {
+				info.Title, info.TitleSource = s.text, TitleSummary
+				break
+			}
+		}
+		if info.Title == "" && info.FirstPrompt != "" {
+			info.Title, info.TitleSource = info.FirstPrompt, TitleFirstPrompt
+		}
+	}
+	return info, nil
+}
+
+type summaryLine struct{ leaf, text string }
+
+type liteScan struct {
+	parser                       fastjson.Parser
+	cwd, branch, version         string
+	sessionID                    string
+	firstPrompt, lastPrompt, tag string
+	customTitle, aiTitle         string
+	customSet, aiSet             bool
+	summaries                    []summaryLine
+	uuids                        map[string]bool
+	firstTS, lastTS              int64
+	side, main                   bool
+	messages                     int
+	tagSet                       bool
+}
+
+func (ls *liteScan) scan(buf []byte, head bool) {
+	if ls.uuids == nil {
+		ls.uuids = map[string]bool{}
+		ls.firstTS, ls.lastTS = noTS, noTS
+	}
+	rd := jsonl.NewReader(bytes.NewReader(buf))
+	for rd.Next() {
+		rec := rd.Record()
+		if rec.Kind != jsonl.Object {
+			continue
+		}
+		v := rec.Value
+		if ts := strBytes(v, "timestamp"); len(ts) > 0 {
+			if t := parseTS(ts); t != noTS {
+				if ls.firstTS == noTS || t < ls.firstTS {
+					ls.firstTS = t
+				}
+				if ls.lastTS == noTS || t > ls.lastTS {
+					ls.lastTS = t
+				}
+			}
+		}
+		typ := string(strBytes(v, "type"))
+		switch typ {
+		case TypeUser, TypeAssistant, TypeAttachment, TypeSystem:
+			ls.messages++
+			if u := strBytes(v, "uuid"); len(u) > 0 {
+				ls.uuids[string(u)] = true
+			}
+			if boolField(v, "isSidechain") {
+				ls.side = true
+			} else {
+				ls.main = true
+			}
+			if head && ls.cwd == "" {
+				ls.cwd = string(strBytes(v, "cwd"))
+			}
+			if head && ls.version == "" {
+				ls.version = string(strBytes(v, "version"))
+			}
+			if head && ls.sessionID == "" {
+				ls.sessionID = string(strBytes(v, "sessionId"))
+			}
+			if b := strBytes(v, "gitBranch"); len(b) > 0 {
+				ls.branch = string(b)
+			}
+			if head && typ == TypeUser && ls.firstPrompt == "" && !boolField(v, "isMeta") &&
+				!boolField(v, "isCompactSummary") && !boolField(v, "isSidechain") {
+				if p := promptText(v); p != "" {
+					ls.firstPrompt = clip(strings.Join(strings.Fields(p), " "), 200)
+				}
+			}
+		case "custom-title":
+			// the tail wins over the head; within a read the last wins
+			if !head || !ls.customSet {
+				ls.customTitle = string(strBytes(v, "customTitle"))
+				if !head {
+					ls.customSet = true
+				}
+			}
+		case "ai-title":
+			if !head || !ls.aiSet {
+				ls.aiTitle = string(strBytes(v, "aiTitle"))
+				if !head {
+					ls.aiSet = true
+				}
+			}
+		case TypeLastPrompt:
+			if p := strBytes(v, "lastPrompt"); len(p) > 0 {
+				ls.lastPrompt = string(p)
+			}
+		case "tag":
+			if !head || !ls.tagSet {
+				ls.tag = string(strBytes(v, "tag"))
+				if !head {
+					ls.tagSet = true
+				}
+			}
+		case TypeSummary:
+			ls.summaries = append(ls.summaries, summaryLine{leaf: string(strBytes(v, "leafUuid")), text: string(strBytes(v, "summary"))})
+		}
+	}
+}
+
+// promptText is the text of a real user prompt, or "" when the message is
+// a tool result, a command/system wrapper (starts with a lowercase XML-like
+// tag) or an interruption marker.
+func promptText(v *fastjson.Value) string {
+	c := v.Get("message", "content")
+	var s string
+	switch {
+	case c == nil:
+		return ""
+	case c.Type() == fastjson.TypeString:
+		b, _ := c.StringBytes()
+		s = string(b)
+	case c.Type() == fastjson.TypeArray:
+		for _, b := range c.GetArray() {
+			switch string(strBytes(b, "type")) {
+			case "tool_result":
+				return ""
+			case "text":
+				if s == "" {
+					s = string(strBytes(b, "text"))
+				}
+			}
+		}
+	}
+	s = strings.TrimSpace(s)
+	if !IsRealPrompt(s) {
+		return ""
+	}
+	return s
+}
+
+// IsRealPrompt reports whether s counts as a prompt for titles: not empty,
+// not starting with a lowercase XML-like tag (<command-name>, <local-command-stdout>, ...)
+// and not an interruption marker.
+func IsRealPrompt(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasPrefix(s, "[Request interrupted") {
+		return false
+	}
+	if len(s) >= 2 && s[0] == '<' && s[1] >= 'a' && s[1] <= 'z' {
+		return false
+	}
+	return true
+}

@@ -1,0 +1,385 @@
+package claude
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/valyala/fastjson"
+)
+
+// Fork kinds (the label of a record with several children).
+const (
+	ForkParallelTools = "parallel tool use"
+	ForkRetryAPIError = "retry after api_error"
+	ForkRetry         = "retry"
+	ForkRewind        = "rewind/edit"
+	ForkProgress      = "progress fork"
+	ForkOther         = "fork"
+)
+
+// Tree is the record DAG drawn as a tree: one node per distinct uuid of a
+// chain member (progress lines bridged over), in file order of first
+// occurrence.
+type Tree struct {
+	Nodes []TreeNode
+	// Roots are the nodes drawn at top level: true roots (no parentUuid),
+	// records whose parent is missing, and self-parents.
+	Roots       []int
+	Orphans     []int // parent named but not in the file
+	SelfParents []int
+	Cycles      [][]int // each parent -> child, from the earliest record in file order
+	Duplicates  []string
+	Leaf        int    // node of the chosen leaf or -1
+	Active      []bool // node is on the loader's path for the leaf
+	// Progress is the number of legacy progress lines bridged over.
+	Progress int
+}
+
+// TreeNode is one node of Tree.
+type TreeNode struct {
+	ID        string
+	ParentID  string // effective parent uuid (progress bridged), "" when none
+	HasParent bool
+	Type      string
+	Subtype   string // system subtype or attachment type
+	Role      string
+	Line      int   // line of the value (last occurrence)
+	Time      int64 // unix ms or 0
+	Sidechain bool
+	MessageID string
+	APIError  bool
+	Meta      bool
+	// CompactSummary marks the user message that carries a compaction summary.
+	CompactSummary bool
+	// Boundary marks a compact_boundary; LogicalParentID is its
+	// logicalParentUuid and LogicalParentMissing says it is not in the file.
+	Boundary             bool
+	LogicalParentID      string
+	LogicalParentMissing bool
+	// Bridged: the stored parentUuid is a progress line.
+	Bridged bool
+	// Children in file order.
+	Children []int
+	// Fork labels a node with several children.
+	Fork string
+	// ToolUse is set on assistant lines that call Task/Agent.
+	AgentCall bool
+	ToolUse   bool
+	ToolRes   bool
+}
+
+// Tree builds the tree model with the leaf of mode m marked ("" = last-prompt).
+func (f *File) Tree(m LeafMode) (*Tree, error) {
+	if m == "" {
+		m = LeafLastPrompt
+	}
+	if _, err := ParseLeafMode(string(m)); err != nil {
+		return nil, err
+	}
+	nn := len(f.nFirst)
+	t := &Tree{Leaf: -1}
+	pos := make([]int32, nn) // node -> tree index
+	for nd := 0; nd < nn; nd++ {
+		pos[nd] = -1
+		if !f.member[nd] {
+			t.Progress++
+			continue
+		}
+		pos[nd] = int32(len(t.Nodes))
+		lr := &f.lines[f.nLast[nd]]
+		tn := TreeNode{
+			ID:             f.ids.str(lr.uuid),
+			Type:           f.names[lr.typ],
+			Subtype:        f.names[lr.sub],
+			Line:           int(lr.ln),
+			Sidechain:      lr.flags&fSidechain != 0,
+			MessageID:      f.msgIDs.str(lr.msgID),
+			APIError:       lr.flags&fAPIError != 0,
+			Meta:           lr.flags&fMeta != 0,
+			CompactSummary: lr.flags&fCompactSummary != 0,
+			AgentCall:      lr.flags&fAgentCall != 0,
+			ToolUse:        lr.flags&fToolUse != 0,
+			ToolRes:        lr.flags&fToolResult != 0,
+		}
+		if lr.ts != noTS {
+			tn.Time = lr.ts
+		}
+		switch tn.Type {
+		case TypeUser, TypeAssistant:
+			tn.Role = tn.Type
+		}
+		if f.effPar[nd] >= 0 {
+			tn.ParentID = f.ids.str(f.effPar[nd])
+			tn.HasParent = true
+			tn.Bridged = lr.parent != f.effPar[nd]
+		}
+		if f.isBoundary(int32(nd)) {
+			tn.Boundary = true
+			if lr.lpar >= 0 {
+				tn.LogicalParentID = f.ids.str(lr.lpar)
+				ln := f.nodeOf[lr.lpar]
+				tn.LogicalParentMissing = ln < 0 || !f.member[ln]
+			}
+		}
+		t.Nodes = append(t.Nodes, tn)
+	}
+	// progress lines do not count as members, but the leftover parent of a
+	// progress-only chain is still the resolved effective parent.
+	for nd := 0; nd < nn; nd++ {
+		if pos[nd] < 0 {
+			continue
+		}
+		i := int(pos[nd])
+		p := f.parent[nd]
+		switch {
+		case p < 0 && f.effPar[nd] >= 0:
+			t.Orphans = append(t.Orphans, i)
+			t.Roots = append(t.Roots, i)
+		case p < 0:
+			t.Roots = append(t.Roots, i)
+		case p == int32(nd):
+			t.SelfParents = append(t.SelfParents, i)
+			t.Roots = append(t.Roots, i)
+		}
+		for _, c := range f.kids[nd] {
+			t.Nodes[i].Children = append(t.Nodes[i].Children, int(pos[c]))
+		}
+	}
+	for _, c := range f.cycles {
+		cy := make([]int, len(c))
+		for k, nd := range c {
+			cy[k] = int(pos[nd])
+		}
+		t.Cycles = append(t.Cycles, cy)
+	}
+	seen := map[string]bool{}
+	for _, p := range f.problems {
+		if p.Code == ProbDuplicateUUID && !seen[p.UUID] {
+			seen[p.UUID] = true
+			t.Duplicates = append(t.Duplicates, p.UUID)
+		}
+	}
+	for i := range t.Nodes {
+		if len(t.Nodes[i].Children) > 1 {
+			t.Nodes[i].Fork = t.classifyFork(i)
+		}
+	}
+	t.Active = make([]bool, len(t.Nodes))
+	if leaf, _ := f.leafNode(m); leaf >= 0 {
+		t.Leaf = int(pos[leaf])
+		if p, err := f.Walk(f.uuidOf(leaf), true); err == nil {
+			for _, nd := range p.nodes {
+				if pos[nd] >= 0 {
+					t.Active[pos[nd]] = true
+				}
+			}
+		}
+	}
+	return t, nil
+}
+
+// classifyFork labels a node with several children.
+func (t *Tree) classifyFork(i int) string {
+	n := &t.Nodes[i]
+	var prompts, results, sameMsg, otherAsst, apiErr, bridged int
+	asstIDs := map[string]bool{}
+	for _, c := range n.Children {
+		k := &t.Nodes[c]
+		if k.Bridged {
+			bridged++
+		}
+		switch {
+		case k.APIError:
+			apiErr++
+		case k.Type == TypeUser && k.ToolRes:
+			results++
+		case k.Type == TypeUser && !k.Meta:
+			prompts++
+		case k.Type == TypeAssistant && n.MessageID != "" && k.MessageID == n.MessageID:
+			sameMsg++
+		case k.Type == TypeAssistant:
+			otherAsst++
+			asstIDs[k.MessageID] = true
+		}
+	}
+	switch {
+	case apiErr > 0:
+		return ForkRetryAPIError
+	case bridged > 1:
+		return ForkProgress
+	case prompts > 1:
+		return ForkRewind
+	case n.Type == TypeAssistant && n.ToolUse && prompts == 0 && otherAsst == 0 && results+sameMsg == len(n.Children):
+		return ForkParallelTools
+	case len(asstIDs) > 1:
+		return ForkRetry
+	}
+	return ForkOther
+}
+
+// Preview returns the first line of a record's text for display (at most
+// max runes, 0 = 120), decoding only that line.
+func (f *File) Preview(line int, max int) string {
+	if max <= 0 {
+		max = 120
+	}
+	li := int32(line - 1)
+	if li < 0 || int(li) >= len(f.lines) || f.lines[li].kind != 1 {
+		return ""
+	}
+	var p fastjson.Parser
+	t, err := f.decodeTurn(&p, li)
+	if err != nil {
+		return ""
+	}
+	return clip(firstLine(turnPreview(t)), max)
+}
+
+func turnPreview(t *Turn) string {
+	if t.Type == TypeSystem {
+		s := t.Subtype
+		for _, b := range t.Blocks {
+			if b.Text != "" {
+				return s + ": " + b.Text
+			}
+		}
+		return s
+	}
+	if t.Type == TypeAttachment {
+		return "attachment: " + t.Subtype
+	}
+	for _, b := range t.Blocks {
+		switch b.Type {
+		case "text":
+			if strings.TrimSpace(b.Text) != "" {
+				return strings.TrimSpace(b.Text)
+			}
+		case "tool_use", "server_tool_use":
+			return "→ " + b.Name + " " + b.Input
+		case "tool_result":
+			s := "← " + strings.TrimSpace(b.Text)
+			if b.IsError {
+				s = "← error: " + strings.TrimSpace(b.Text)
+			}
+			return s
+		case "thinking", "redacted_thinking":
+			return "(thinking)"
+		case "image":
+			return "[image]"
+		}
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// TreeJSON is the --json shape of the tree (same shape as for pi, uuids as
+// ids, plus Claude-specific fields).
+type TreeJSON struct {
+	Format     string         `json:"format"`
+	Path       string         `json:"path,omitempty"`
+	LeafID     *string        `json:"leafId"`
+	LeafMode   LeafMode       `json:"leafMode"`
+	LeafModes  LeafChoice     `json:"leafModes"`
+	Roots      []string       `json:"roots"`
+	Nodes      []TreeNodeJSON `json:"nodes"`
+	Orphans    []string       `json:"orphans"`
+	Cycles     [][]string     `json:"cycles"`
+	Duplicates []string       `json:"duplicates"`
+	// BridgedProgress counts legacy progress lines bridged over.
+	BridgedProgress int               `json:"bridgedProgress"`
+	Subagents       []SubagentJSON    `json:"subagents,omitempty"`
+	Extra           map[string]string `json:"-"`
+}
+
+// TreeNodeJSON is one node of TreeJSON.
+type TreeNodeJSON struct {
+	ID              string          `json:"id"`
+	ParentID        *string         `json:"parentId"`
+	Type            string          `json:"type"`
+	Subtype         string          `json:"subtype,omitempty"`
+	Role            string          `json:"role,omitempty"`
+	Label           string          `json:"label,omitempty"`
+	Line            int             `json:"line"`
+	Timestamp       string          `json:"timestamp,omitempty"`
+	Children        []string        `json:"children"`
+	Sidechain       bool            `json:"isSidechain,omitempty"`
+	Fork            string          `json:"fork,omitempty"`
+	Active          bool            `json:"active,omitempty"`
+	LogicalParentID string          `json:"logicalParentUuid,omitempty"`
+	Bridged         bool            `json:"bridgedProgress,omitempty"`
+	Subagents       []string        `json:"subagents,omitempty"`
+	Raw             json.RawMessage `json:"-"`
+}
+
+// JSON converts the tree to its --json shape. subs may be nil.
+func (t *Tree) JSON(path string, mode LeafMode, choice LeafChoice, subs *Subagents) *TreeJSON {
+	ids := func(ns []int) []string {
+		out := make([]string, len(ns))
+		for k, n := range ns {
+			out[k] = t.Nodes[n].ID
+		}
+		return out
+	}
+	j := &TreeJSON{Format: "claude-code", Path: path, LeafMode: mode, LeafModes: choice,
+		Roots: ids(t.Roots), Orphans: ids(t.Orphans), Cycles: [][]string{}, Duplicates: t.Duplicates,
+		Nodes: make([]TreeNodeJSON, len(t.Nodes)), BridgedProgress: t.Progress}
+	if j.Duplicates == nil {
+		j.Duplicates = []string{}
+	}
+	if t.Leaf >= 0 {
+		id := t.Nodes[t.Leaf].ID
+		j.LeafID = &id
+	}
+	for _, c := range t.Cycles {
+		j.Cycles = append(j.Cycles, ids(c))
+	}
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		tn := TreeNodeJSON{ID: n.ID, Type: n.Type, Subtype: n.Subtype, Role: n.Role, Line: n.Line,
+			Children: ids(n.Children), Sidechain: n.Sidechain, Fork: n.Fork, Active: t.Active[i],
+			LogicalParentID: n.LogicalParentID, Bridged: n.Bridged}
+		if n.Time != 0 {
+			tn.Timestamp = fmtTS(n.Time)
+		}
+		if n.HasParent {
+			p := n.ParentID
+			tn.ParentID = &p
+		}
+		j.Nodes[i] = tn
+	}
+	if subs != nil {
+		index := map[string]int{}
+		for i := range t.Nodes {
+			index[t.Nodes[i].ID] = i
+		}
+		for _, s := range subs.Files {
+			j.Subagents = append(j.Subagents, s.JSON())
+			if s.ParentUUID != "" {
+				if i, ok := index[s.ParentUUID]; ok {
+					j.Nodes[i].Subagents = append(j.Nodes[i].Subagents, s.AgentID)
+				}
+			}
+		}
+	}
+	return j
+}
+
+// String is a short description of a node for messages.
+func (n *TreeNode) String() string {
+	return fmt.Sprintf("%s %s (line %d)", short(n.ID), n.Type, n.Line)
+}
