@@ -2,6 +2,7 @@ package app
 
 import (
 	"github.com/sessctl/sessctl/internal/cmd/check"
+	"github.com/sessctl/sessctl/internal/cmd/compactview"
 	"github.com/sessctl/sessctl/internal/cmd/show"
 	"github.com/sessctl/sessctl/internal/cmd/tree"
 	"github.com/sessctl/sessctl/internal/cmdutil"
@@ -12,5 +13,6 @@ import (
 func init() {
 	register(func(f *cmdutil.Factory) *cobra.Command { return show.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return tree.NewCmd(f, nil) })
+	register(func(f *cmdutil.Factory) *cobra.Command { return compactview.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := check.NewCmd(f, nil); c.GroupID = "write"; return c })
 }
