@@ -1148,6 +1148,41 @@ def("only-garbage", async c => {
 	return { note: "nothing parses but malformed > 0 -> invalidHeader, open throws" };
 });
 
+def("second-header-line", async c => {
+	const { sm } = c;
+	const u1 = c.t(() => sm.appendMessage(user("before the stray header")));
+	const a1 = c.t(() => sm.appendMessage(asst("a1")));
+	await c.flush();
+	const ls = c.lines();
+	ls.push(ls[1]); // the header line again, appended at the end (e.g. a botched concatenation)
+	c.writeLines(ls);
+	return { leaves: [u1, a1], note: "a later type:session line is an ordinary entry: it is the default leaf (no parentId) so the resumed context is empty" };
+});
+
+def("null-id-last", async c => {
+	const { sm } = c;
+	const u1 = c.t(() => sm.appendMessage(user("q")));
+	const a1 = c.t(() => sm.appendMessage(asst("a")));
+	const l1 = c.t(() => sm.appendLabelChange(u1, "x"));
+	await c.flush();
+	c.editEntries(e => (e.id === l1 ? { ...e, id: null } : undefined));
+	return { leaves: [u1, a1], note: "last entry has id null: the resume leaf is null, so the resumed context is empty" };
+});
+
+def("no-id-last", async c => {
+	const { sm } = c;
+	const u1 = c.t(() => sm.appendMessage(user("q")));
+	const a1 = c.t(() => sm.appendMessage(asst("a")));
+	const u2 = c.t(() => sm.appendMessage(user("last, id removed")));
+	await c.flush();
+	c.editEntries(e => {
+		if (e.id !== u2) return undefined;
+		const { id, ...rest } = e;
+		return rest;
+	});
+	return { leaves: [u1, a1], note: "last entry has no id: the resume leaf is undefined, so buildSessionContext falls back to the last entry and walks its parents" };
+});
+
 // ---------------------------------------------------------------------------
 // Build all fixtures.
 // ---------------------------------------------------------------------------
