@@ -2,6 +2,7 @@ package blob
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -329,6 +330,48 @@ func TestPathTraversalRefsNeverReachFS(t *testing.T) {
 	for _, s := range hostile {
 		if _, err := ParseRef(s); err == nil {
 			t.Fatalf("%q parsed", s)
+		}
+	}
+}
+
+func TestPlanAndReportJSON(t *testing.T) {
+	f := newFixture(t)
+	f.build()
+	_, p := planFixture(t, f, f.source())
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Store        struct{ Dir string }
+		Groups       []struct{ Hash, Reason string }
+		Others       []map[string]any
+		DeleteGroups int `json:"delete_groups"`
+	}
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Store.Dir != f.store.Dir || back.DeleteGroups != p.DeleteGroups || len(back.Groups) != len(p.Groups) {
+		t.Fatalf("round trip: %+v", back)
+	}
+	for i, g := range back.Groups {
+		if g.Hash != p.Groups[i].Hash.String() || g.Reason != string(p.Groups[i].Reason) {
+			t.Fatalf("group %d: %+v", i, g)
+		}
+	}
+	rep, err := f.store.VerifyAll(context.Background(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, _ := json.Marshal(rep)
+	var rback struct{ Results []map[string]any }
+	json.Unmarshal(rb, &rback)
+	for _, r := range rback.Results {
+		if r["status"] == string(StatusOddName) && r["hash"] != nil {
+			t.Fatalf("odd-name result carries a hash: %v", r)
+		}
+		if r["status"] == string(StatusOK) && r["hash"] == nil {
+			t.Fatalf("ok result without hash: %v", r)
 		}
 	}
 }

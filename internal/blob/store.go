@@ -19,7 +19,7 @@ var NameRE = regexp.MustCompile(`^[a-f0-9]{64}(\.[a-z0-9]+)?$`)
 // Store is a blob store directory (for example ~/.omp/agent/blobs).
 type Store struct {
 	// Dir is the store directory. It may itself be a symlink.
-	Dir string
+	Dir string `json:"dir"`
 }
 
 // Path returns the path of the bare blob named h. It is the only place where
@@ -42,12 +42,12 @@ const (
 type Entry struct {
 	Name    string      `json:"name"`
 	Kind    Kind        `json:"kind"`
-	Hash    Hash        `json:"hash"`  // valid only if HasHash
-	HasHash bool        `json:"-"`     // name matches NameRE (any kind)
-	Ext     string      `json:"ext"`   // sidecar extension without the dot
-	Size    int64       `json:"size"`  // Lstat size
-	ModTime time.Time   `json:"mtime"` // Lstat mtime
-	Mode    fs.FileMode `json:"-"`     // Lstat mode
+	Hash    Hash        `json:"hash,omitzero"` // valid only if HasHash
+	HasHash bool        `json:"-"`             // name matches NameRE (any kind)
+	Ext     string      `json:"ext"`           // sidecar extension without the dot
+	Size    int64       `json:"size"`          // Lstat size
+	ModTime time.Time   `json:"mtime"`         // Lstat mtime
+	Mode    fs.FileMode `json:"-"`             // Lstat mode
 	info    fs.FileInfo // for identity checks (os.SameFile)
 }
 

@@ -31,7 +31,7 @@ func (s Status) Problem() bool { return s != StatusOK && s != StatusOddName }
 // Result is the verification of one store file.
 type Result struct {
 	Name   string `json:"name"`             // file name inside the store
-	Hash   Hash   `json:"hash"`             // the hash its name claims
+	Hash   Hash   `json:"hash,omitzero"`    // the hash its name claims (zero for odd names)
 	Status Status `json:"status"`           //
 	Size   int64  `json:"size"`             // bytes read (or Lstat size)
 	Actual *Hash  `json:"actual,omitempty"` // real SHA-256 when corrupt
