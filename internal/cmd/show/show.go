@@ -29,6 +29,10 @@ type Options struct {
 	Full    bool
 	Raw     bool
 	Dialect string
+
+	// Claude Code
+	LeafMode          string
+	AcrossCompactions bool
 }
 
 // NewCmd builds the show command. runF replaces the run function in tests.
@@ -76,6 +80,8 @@ Exit status: 0 shown; 1 the file cannot be read or has no valid header;
 	fl.BoolVar(&opts.Full, "full", false, "Do not shorten thinking, tool arguments and tool results")
 	fl.BoolVar(&opts.Raw, "raw", false, "Print the path's entries as stored JSONL lines, byte for byte")
 	fl.StringVar(&opts.Dialect, "dialect", "auto", "pi-family dialect: auto, pi, omp or xcsh")
+	fl.StringVar(&opts.LeafMode, "leaf-mode", "last-prompt", "Claude Code leaf choice: last-prompt, picker, resume or file-order")
+	fl.BoolVar(&opts.AcrossCompactions, "across-compactions", false, "Claude Code: follow logicalParentUuid over compaction boundaries (whole history)")
 	return cmd
 }
 
@@ -88,6 +94,8 @@ func Run(opts *Options) error {
 	switch ref.Format {
 	case session.FormatPi:
 		return runPi(opts, ref)
+	case session.FormatClaude:
+		return runClaude(opts, ref)
 	}
 	return fmt.Errorf("%s: format %q is not supported by show yet", ref.Path, ref.Format)
 }

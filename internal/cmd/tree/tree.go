@@ -23,6 +23,9 @@ type Options struct {
 	Leaf    string
 	Full    bool
 	Dialect string
+
+	// Claude Code
+	LeafMode string
 }
 
 // NewCmd builds the tree command. runF replaces the run function in tests.
@@ -63,6 +66,7 @@ Exit status: 0 drawn; 1 the file cannot be read or has no valid header;
 	fl.StringVar(&opts.Leaf, "leaf", "", "Mark the path to this entry (id or unique prefix) as active")
 	fl.BoolVar(&opts.Full, "full", false, "Draw every entry; do not fold long linear runs")
 	fl.StringVar(&opts.Dialect, "dialect", "auto", "pi-family dialect: auto, pi, omp or xcsh")
+	fl.StringVar(&opts.LeafMode, "leaf-mode", "last-prompt", "Claude Code leaf choice: last-prompt, picker, resume or file-order")
 	return cmd
 }
 
@@ -75,6 +79,8 @@ func Run(opts *Options) error {
 	switch ref.Format {
 	case session.FormatPi:
 		return runPi(opts, ref)
+	case session.FormatClaude:
+		return runClaude(opts, ref)
 	}
 	return fmt.Errorf("%s: format %q is not supported by tree yet", ref.Path, ref.Format)
 }

@@ -377,6 +377,8 @@ type Block struct {
 	ToolUseID string // tool_result tool_use_id
 	Input     string // tool_use input as compact JSON
 	IsError   bool
+	MIME      string // image media type
+	Size      int64  // decoded image size estimate, -1 when unknown
 }
 
 // EachTurn decodes the path's lines one by one and calls fn for each turn,
@@ -552,7 +554,7 @@ func (f *File) decodeTurn(p *fastjson.Parser, li int32) (*Turn, error) {
 		if t.Subtype == "api_error" {
 			if e := v.Get("error"); e != nil {
 				s := compactJSON(e)
-				t.Blocks = append(t.Blocks, Block{Type: "text", Text: "api_error: " + s})
+				t.Blocks = append(t.Blocks, Block{Type: "text", Text: s})
 			}
 		}
 	case TypeAttachment:
@@ -585,8 +587,13 @@ func compactJSON(v *fastjson.Value) string {
 }
 
 func decodeBlock(b *fastjson.Value) Block {
-	out := Block{Type: string(strBytes(b, "type"))}
+	out := Block{Type: string(strBytes(b, "type")), Size: -1}
 	switch out.Type {
+	case "image":
+		out.MIME = string(strBytes(b, "source", "media_type"))
+		if d := strBytes(b, "source", "data"); d != nil {
+			out.Size = int64(len(d)) * 3 / 4
+		}
 	case "text":
 		out.Text = string(strBytes(b, "text"))
 	case "thinking":

@@ -70,7 +70,7 @@ func (c LeafChoice) Summary() string {
 		b.WriteString("leaf modes agree:")
 	}
 	for _, m := range AllLeafModes {
-		u := c.Modes[m]
+		u := short(c.Modes[m])
 		if u == "" {
 			u = "(none)"
 		}

@@ -57,12 +57,17 @@ type TreeNode struct {
 	Boundary             bool
 	LogicalParentID      string
 	LogicalParentMissing bool
+	Trigger              string // compactMetadata.trigger
+	PreTokens            int64  // compactMetadata.preTokens
 	// Bridged: the stored parentUuid is a progress line.
 	Bridged bool
 	// Children in file order.
 	Children []int
 	// Fork labels a node with several children.
 	Fork string
+	// DupLines lists every line of a duplicated uuid (the value is the last).
+	DupLines []int
+	InCycle  bool
 	// ToolUse is set on assistant lines that call Task/Agent.
 	AgentCall bool
 	ToolUse   bool
@@ -80,6 +85,7 @@ func (f *File) Tree(m LeafMode) (*Tree, error) {
 	nn := len(f.nFirst)
 	t := &Tree{Leaf: -1}
 	pos := make([]int32, nn) // node -> tree index
+	var parser fastjson.Parser
 	for nd := 0; nd < nn; nd++ {
 		pos[nd] = -1
 		if !f.member[nd] {
@@ -116,6 +122,10 @@ func (f *File) Tree(m LeafMode) (*Tree, error) {
 		}
 		if f.isBoundary(int32(nd)) {
 			tn.Boundary = true
+			if v, _, err := f.parseLine(&parser, f.nLast[nd]); err == nil {
+				tn.Trigger = string(strBytes(v, "compactMetadata", "trigger"))
+				tn.PreTokens = v.GetInt64("compactMetadata", "preTokens")
+			}
 			if lr.lpar >= 0 {
 				tn.LogicalParentID = f.ids.str(lr.lpar)
 				ln := f.nodeOf[lr.lpar]
@@ -160,6 +170,22 @@ func (f *File) Tree(m LeafMode) (*Tree, error) {
 			t.Duplicates = append(t.Duplicates, p.UUID)
 		}
 	}
+	if len(seen) > 0 {
+		for li := range f.lines {
+			lr := &f.lines[li]
+			if lr.uuid < 0 || !seen[f.ids.s[lr.uuid]] {
+				continue
+			}
+			if nd := f.nodeOf[lr.uuid]; nd >= 0 && pos[nd] >= 0 {
+				t.Nodes[pos[nd]].DupLines = append(t.Nodes[pos[nd]].DupLines, int(lr.ln))
+			}
+		}
+	}
+	for _, c := range t.Cycles {
+		for _, i := range c {
+			t.Nodes[i].InCycle = true
+		}
+	}
 	for i := range t.Nodes {
 		if len(t.Nodes[i].Children) > 1 {
 			t.Nodes[i].Fork = t.classifyFork(i)
@@ -168,7 +194,7 @@ func (f *File) Tree(m LeafMode) (*Tree, error) {
 	t.Active = make([]bool, len(t.Nodes))
 	if leaf, _ := f.leafNode(m); leaf >= 0 {
 		t.Leaf = int(pos[leaf])
-		if p, err := f.Walk(f.uuidOf(leaf), true); err == nil {
+		if p, err := f.Walk(f.uuidOf(leaf), false); err == nil {
 			for _, nd := range p.nodes {
 				if pos[nd] >= 0 {
 					t.Active[pos[nd]] = true
@@ -335,8 +361,14 @@ func (t *Tree) JSON(path string, mode LeafMode, choice LeafChoice, subs *Subagen
 		}
 		return out
 	}
+	var trueRoots []int
+	for i := range t.Nodes {
+		if !t.Nodes[i].HasParent {
+			trueRoots = append(trueRoots, i)
+		}
+	}
 	j := &TreeJSON{Format: "claude-code", Path: path, LeafMode: mode, LeafModes: choice,
-		Roots: ids(t.Roots), Orphans: ids(t.Orphans), Cycles: [][]string{}, Duplicates: t.Duplicates,
+		Roots: ids(trueRoots), Orphans: ids(t.Orphans), Cycles: [][]string{}, Duplicates: t.Duplicates,
 		Nodes: make([]TreeNodeJSON, len(t.Nodes)), BridgedProgress: t.Progress}
 	if j.Duplicates == nil {
 		j.Duplicates = []string{}
@@ -382,4 +414,31 @@ func (t *Tree) JSON(path string, mode LeafMode, choice LeafChoice, subs *Subagen
 // String is a short description of a node for messages.
 func (n *TreeNode) String() string {
 	return fmt.Sprintf("%s %s (line %d)", short(n.ID), n.Type, n.Line)
+}
+
+// SetLeaf marks leaf (a uuid or unique prefix) and its loader path instead
+// of the mode's leaf.
+func (t *Tree) SetLeaf(f *File, leaf string) error {
+	nd, err := f.resolveLeaf(leaf)
+	if err != nil {
+		return err
+	}
+	p, err := f.Walk(f.uuidOf(nd), false)
+	if err != nil {
+		return err
+	}
+	index := make(map[string]int, len(t.Nodes))
+	for i := range t.Nodes {
+		index[t.Nodes[i].ID] = i
+	}
+	for i := range t.Active {
+		t.Active[i] = false
+	}
+	for _, u := range p.UUIDs(f) {
+		if i, ok := index[u]; ok {
+			t.Active[i] = true
+		}
+	}
+	t.Leaf = index[f.uuidOf(nd)]
+	return nil
 }

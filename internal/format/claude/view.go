@@ -1,0 +1,462 @@
+package claude
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/sessctl/sessctl/internal/model"
+	"github.com/sessctl/sessctl/internal/problem"
+	"github.com/valyala/fastjson"
+)
+
+// severities of the problem codes (for check and diagnostics).
+var severity = map[string]problem.Severity{
+	ProbTornTail:        problem.Error,
+	ProbNULRun:          problem.Error,
+	ProbMalformed:       problem.Error,
+	ProbNonObject:       problem.Warning,
+	ProbBOM:             problem.Warning,
+	ProbCRLF:            problem.Warning,
+	ProbMissingUUID:     problem.Warning,
+	ProbDuplicateUUID:   problem.Warning,
+	ProbSelfParent:      problem.Error,
+	ProbCycle:           problem.Error,
+	ProbDanglingParent:  problem.Error,
+	ProbLegacyProgress:  problem.Info,
+	ProbProgressForward: problem.Warning,
+	ProbLeafDisagree:    problem.Warning,
+	ProbOver5MB:         problem.Info,
+	ProbOver50MB:        problem.Warning,
+	ProbSummaryElse:     problem.Info,
+	ProbSessionMismatch: problem.Info,
+	ProbEmpty:           problem.Warning,
+}
+
+// Severity returns the severity of a problem code.
+func Severity(code string) problem.Severity {
+	if s, ok := severity[code]; ok {
+		return s
+	}
+	return problem.Warning
+}
+
+// ProblemList returns Problems in the shared problem shape.
+func (f *File) ProblemList() []problem.Problem {
+	return ToProblems(f.Problems())
+}
+
+// ToProblems converts problems or walk warnings to the shared shape.
+func ToProblems(ps []Problem) []problem.Problem {
+	out := make([]problem.Problem, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, problem.Problem{Code: p.Code, Severity: Severity(p.Code), Line: p.Line, ID: p.UUID, Message: p.Msg})
+	}
+	return out
+}
+
+// Title is the session's title by the list rules (custom-title > ai-title >
+// summary of a leaf in this file > first real prompt), from the full index.
+func (f *File) Title() string {
+	switch {
+	case f.Meta.CustomTitle != "":
+		return f.Meta.CustomTitle
+	case f.Meta.AITitle != "":
+		return f.Meta.AITitle
+	}
+	for leaf, s := range f.Meta.Summaries {
+		if f.nodeByUUID(leaf) >= 0 {
+			return s
+		}
+	}
+	return f.FirstPrompt()
+}
+
+// FirstPrompt is the first real user prompt of the main conversation
+// (decoding at most 200 user lines).
+func (f *File) FirstPrompt() string {
+	var p fastjson.Parser
+	tried := 0
+	for li := range f.lines {
+		lr := &f.lines[li]
+		if f.names[lr.typ] != TypeUser || lr.flags&(fMeta|fCompactSummary|fToolResult|fSidechain) != 0 {
+			continue
+		}
+		if tried++; tried > 200 {
+			break
+		}
+		v, _, err := f.parseLine(&p, int32(li))
+		if err != nil {
+			continue
+		}
+		if s := promptText(v); s != "" {
+			return clip(strings.Join(strings.Fields(s), " "), 200)
+		}
+	}
+	return ""
+}
+
+func msTime(ms int64) time.Time {
+	if ms == noTS || ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+func parseRFC(s string) time.Time {
+	t, err := parseTime(s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// TranscriptBuilder turns turns into the shared transcript model, pairing
+// tool results with the names of their tool calls.
+type TranscriptBuilder struct {
+	tools map[string]string
+	T     model.Transcript
+}
+
+// NewTranscript starts a transcript for the file and leaf.
+func (f *File) NewTranscript(leaf string, mode LeafMode, across bool) *TranscriptBuilder {
+	b := &TranscriptBuilder{tools: map[string]string{}}
+	title := f.Title()
+	if title == "" {
+		title = "(untitled)"
+	}
+	sid := strings.TrimSuffix(filepath.Base(f.Path), ".jsonl")
+	b.T.Title = title
+	b.T.Header = append(b.T.Header, fmt.Sprintf("claude-code session %s · %s", sid, title))
+	h := fmt.Sprintf("leaf %s (%s)", leaf, mode)
+	if across {
+		h += " · whole history across compactions"
+	}
+	b.T.Header = append(b.T.Header, h)
+	return b
+}
+
+// Add appends one turn.
+func (b *TranscriptBuilder) Add(t *Turn) {
+	m := model.Message{ID: t.UUID, Role: t.Role, Time: parseRFC(t.Timestamp), Model: t.Model}
+	if m.Model == "<synthetic>" {
+		m.Notes = append(m.Notes, "synthetic message")
+		m.Model = ""
+	}
+	switch {
+	case t.Type == TypeSystem && t.Subtype == SubtypeCompactBoundary:
+		m.Marker = "compact boundary"
+	case t.Type == TypeSystem:
+		m.Marker = "system: " + t.Subtype
+	case t.Type == TypeAttachment:
+		m.Role = "attachment"
+		m.Marker = "attachment: " + t.Subtype
+	case t.IsCompactSummary:
+		m.Marker = "compaction summary"
+	case t.IsMeta:
+		m.Marker = "meta"
+	case t.IsAPIError:
+		m.Marker = "api error"
+	}
+	if t.Type == TypeUser && onlyToolResults(t) {
+		m.Role = "toolResult"
+	}
+	if len(t.UUIDs) > 1 {
+		m.Notes = append(m.Notes, fmt.Sprintf("%d lines of message %s merged", len(t.UUIDs), t.MessageID))
+	}
+	if t.Rescued {
+		m.Notes = append(m.Notes, "off-chain line re-attached by the loader")
+	}
+	if t.PreCompaction {
+		m.Notes = append(m.Notes, "before a compaction: not in the model's context")
+	}
+	if t.IsSidechain {
+		m.Notes = append(m.Notes, "sidechain")
+	}
+	if t.LogicalParentUUID != "" {
+		m.Notes = append(m.Notes, "logical parent "+t.LogicalParentUUID)
+	}
+	for _, bl := range t.Blocks {
+		switch bl.Type {
+		case "text":
+			if t.Type == TypeSystem && t.Subtype == SubtypeCompactBoundary {
+				m.Blocks = append(m.Blocks, model.Block{Kind: "text", Text: bl.Text + compactNote(t)})
+				continue
+			}
+			m.Blocks = append(m.Blocks, model.Block{Kind: "text", Text: bl.Text})
+		case "thinking":
+			m.Blocks = append(m.Blocks, model.Block{Kind: "thinking", Text: bl.Text})
+		case "redacted_thinking":
+			m.Blocks = append(m.Blocks, model.Block{Kind: "thinking", Text: "(redacted)"})
+		case "tool_use", "server_tool_use":
+			b.tools[bl.ID] = bl.Name
+			m.Blocks = append(m.Blocks, model.Block{Kind: "toolCall", Name: bl.Name, ID: bl.ID, Args: bl.Input})
+		case "tool_result":
+			m.Blocks = append(m.Blocks, model.Block{Kind: "toolResult", Name: b.tools[bl.ToolUseID], ID: bl.ToolUseID, Text: bl.Text, IsError: bl.IsError})
+		case "image":
+			m.Blocks = append(m.Blocks, model.Block{Kind: "image", MIME: bl.MIME, Size: bl.Size})
+		case "attachment":
+			m.Blocks = append(m.Blocks, model.Block{Kind: "other", Name: "attachment " + bl.Name})
+		default:
+			m.Blocks = append(m.Blocks, model.Block{Kind: "other", Name: bl.Type, Text: bl.Text})
+		}
+	}
+	b.T.Messages = append(b.T.Messages, m)
+}
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+func compactNote(t *Turn) string {
+	var md struct {
+		Trigger   string `json:"trigger"`
+		PreTokens int64  `json:"preTokens"`
+	}
+	if len(t.CompactMetadata) > 0 {
+		_ = jsonUnmarshal(t.CompactMetadata, &md)
+	}
+	var parts []string
+	if md.Trigger != "" {
+		parts = append(parts, md.Trigger)
+	}
+	if md.PreTokens > 0 {
+		parts = append(parts, fmt.Sprintf("%d tokens before", md.PreTokens))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// TreeView is the drawing model of a session tree: the main tree with
+// linked subagent transcripts hung under the tool calls that spawned them,
+// and one group per subagent that could not be linked. Close releases the
+// subagent files.
+type TreeView struct {
+	Tree   *model.Tree
+	Groups []GroupView
+	files  []*File
+	src    []nodeSrc
+}
+
+// GroupView is an extra titled tree (an unlinked subagent).
+type GroupView struct {
+	Title string
+	Tree  *model.Tree
+	src   []nodeSrc
+}
+
+type nodeSrc struct {
+	file int // index in files
+	line int
+}
+
+// Close closes the subagent files opened for the view.
+func (v *TreeView) Close() {
+	for _, f := range v.files[1:] {
+		f.Close()
+	}
+}
+
+// FillText decodes the first line of text of the given nodes of mt (the
+// main tree or one of the groups' trees).
+func (v *TreeView) FillText(mt *model.Tree, nodes []int) {
+	src := v.src
+	for _, g := range v.Groups {
+		if g.Tree == mt {
+			src = g.src
+		}
+	}
+	for _, n := range nodes {
+		if n < 0 || n >= len(src) {
+			continue
+		}
+		s := src[n]
+		mt.Nodes[n].Text = v.files[s.file].Preview(s.line, 200)
+	}
+}
+
+// View builds the drawing model of t (built by f.Tree). Subagent files in
+// subs (may be nil) are drawn under the spawning tool call, or as groups.
+func (f *File) View(t *Tree, subs *Subagents) *TreeView {
+	v := &TreeView{files: []*File{f}, Tree: &model.Tree{Leaf: -1}}
+	roots := appendTree(v.Tree, &v.src, t, 0, true)
+	v.Tree.Roots = roots
+	if t.Leaf >= 0 {
+		v.Tree.Leaf = t.Leaf
+	}
+	v.Tree.Orphans = append(v.Tree.Orphans, t.Orphans...)
+	v.Tree.Cycles = append(v.Tree.Cycles, t.Cycles...)
+	v.Tree.Duplicates = append(v.Tree.Duplicates, t.Duplicates...)
+	if subs == nil {
+		return v
+	}
+	index := map[string]int{}
+	for i := range t.Nodes {
+		index[t.Nodes[i].ID] = i
+	}
+	for _, s := range subs.Files {
+		sf, err := Open(s.Path)
+		if err != nil {
+			continue
+		}
+		st, err := sf.Tree(LeafResume)
+		if err != nil {
+			sf.Close()
+			continue
+		}
+		v.files = append(v.files, sf)
+		fi := len(v.files) - 1
+		parent, linked := index[s.ParentUUID]
+		if s.ParentUUID == "" || !linked {
+			g := GroupView{Title: subagentTitle(s, "subagent not linked to a tool call"), Tree: &model.Tree{Leaf: -1}}
+			g.Tree.Roots = appendTree(g.Tree, &g.src, st, fi, true)
+			g.Tree.Leaf = st.Leaf
+			v.Groups = append(v.Groups, g)
+			continue
+		}
+		sroots := appendTree(v.Tree, &v.src, st, fi, false)
+		mark := "agent " + s.AgentID
+		if s.Description != "" {
+			mark += ": " + s.Description
+		}
+		for _, r := range sroots {
+			v.Tree.Nodes[r].Marks = append([]string{mark}, v.Tree.Nodes[r].Marks...)
+		}
+		// subagents first, so the main conversation stays the continuation
+		v.Tree.Nodes[parent].Children = append(append([]int(nil), sroots...), v.Tree.Nodes[parent].Children...)
+		if v.Tree.Nodes[parent].Label == "" {
+			v.Tree.Nodes[parent].Label = "spawns subagent"
+		}
+	}
+	return v
+}
+
+func subagentTitle(s SubagentFile, what string) string {
+	t := fmt.Sprintf("%s %s (%s", what, s.AgentID, s.Layout)
+	if s.Description != "" {
+		t += ", " + s.Description
+	}
+	return t + ", " + filepath.Base(s.Path) + ")"
+}
+
+// appendTree appends t's nodes to mt and returns the model numbers of its
+// roots. Children are ordered so that the continuation (the active child,
+// else the largest subtree) comes last.
+func appendTree(mt *model.Tree, src *[]nodeSrc, t *Tree, fi int, active bool) []int {
+	base := len(mt.Nodes)
+	size := subtreeSizes(t)
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		mn := model.TreeNode{ID: n.ID, ParentID: n.ParentID, HasParent: n.HasParent, Type: n.Type, Role: n.Role,
+			Label: n.Fork, Line: n.Line, Time: msTime(n.Time)}
+		switch n.Type {
+		case TypeSystem, TypeAttachment:
+			if n.Subtype != "" {
+				mn.Type = n.Type + "/" + n.Subtype
+			}
+		}
+		kids := append([]int(nil), n.Children...)
+		sort.SliceStable(kids, func(a, b int) bool {
+			ka, kb := kids[a], kids[b]
+			if t.Active[ka] != t.Active[kb] {
+				return !t.Active[ka]
+			}
+			return size[ka] < size[kb]
+		})
+		for _, c := range kids {
+			mn.Children = append(mn.Children, base+c)
+		}
+		if n.Sidechain {
+			mn.Marks = append(mn.Marks, "sidechain")
+		}
+		if n.APIError {
+			mn.Marks = append(mn.Marks, "api error")
+		}
+		if n.CompactSummary {
+			mn.Marks = append(mn.Marks, "compaction summary")
+		} else if n.Meta {
+			mn.Marks = append(mn.Marks, "meta")
+		}
+		if n.Bridged {
+			mn.Marks = append(mn.Marks, "parent via progress")
+		}
+		if n.HasParent && n.ParentID == n.ID {
+			mn.Marks = append(mn.Marks, "self-parent")
+		}
+		if n.InCycle {
+			mn.Marks = append(mn.Marks, "in parent cycle")
+		}
+		if len(n.DupLines) > 1 {
+			mn.Marks = append(mn.Marks, fmt.Sprintf("uuid on lines %s", joinInts(n.DupLines)))
+		}
+		if n.Boundary {
+			sep := "compaction"
+			if n.Trigger != "" {
+				sep += " · " + n.Trigger
+			}
+			if n.PreTokens > 0 {
+				sep += fmt.Sprintf(" · %d tokens before", n.PreTokens)
+			}
+			if n.LogicalParentID != "" {
+				sep += " · logical parent " + n.LogicalParentID
+				if n.LogicalParentMissing {
+					sep += " (not in file)"
+				}
+			}
+			mn.Separator = sep
+		}
+		mt.Nodes = append(mt.Nodes, mn)
+		mt.Active = append(mt.Active, active && t.Active[i])
+		*src = append(*src, nodeSrc{file: fi, line: n.Line})
+	}
+	roots := make([]int, 0, len(t.Roots)+len(t.Cycles))
+	for _, r := range t.Roots {
+		roots = append(roots, base+r)
+	}
+	for _, c := range t.Cycles {
+		roots = append(roots, base+c[0]) // drawn as an extra root
+	}
+	return roots
+}
+
+// subtreeSizes counts the nodes below each node (itself included), without
+// recursion; nodes only reachable through a cycle count 1.
+func subtreeSizes(t *Tree) []int {
+	size := make([]int, len(t.Nodes))
+	var order []int
+	seen := make([]bool, len(t.Nodes))
+	stack := append([]int(nil), t.Roots...)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		order = append(order, n)
+		stack = append(stack, t.Nodes[n].Children...)
+	}
+	for i := range size {
+		size[i] = 1
+	}
+	for k := len(order) - 1; k >= 0; k-- {
+		n := order[k]
+		for _, c := range t.Nodes[n].Children {
+			if seen[c] {
+				size[n] += size[c]
+			}
+		}
+	}
+	return size
+}
+
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, ", ")
+}
