@@ -9,6 +9,7 @@ import (
 // Range describes a run of records on a path.
 type Range struct {
 	Count     int    `json:"count"`
+	Messages  int    `json:"messages"` // user and assistant records among them
 	FirstUUID string `json:"firstUuid,omitempty"`
 	LastUUID  string `json:"lastUuid,omitempty"`
 	FirstLine int    `json:"firstLine,omitempty"`
@@ -135,6 +136,11 @@ func (f *File) rangeOf(nodes []int32) Range {
 	r := Range{Count: len(nodes)}
 	if len(nodes) == 0 {
 		return r
+	}
+	for _, nd := range nodes {
+		if f.isConv(nd) {
+			r.Messages++
+		}
 	}
 	a, b := nodes[0], nodes[len(nodes)-1]
 	r.FirstUUID, r.LastUUID = f.uuidOf(a), f.uuidOf(b)

@@ -460,3 +460,64 @@ func joinInts(xs []int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// CompactView is the compact-view model of the whole-history path of leaf
+// ("" = the last-prompt leaf): for each boundary, Hidden is what it takes
+// out of the context, Kept its preserved segment (when Claude Code relinks
+// it) and After what follows it. The last boundary is the one in effect.
+func (f *File) CompactView(leaf string) (*model.CompactView, error) {
+	cs, warns, err := f.Compactions(leaf)
+	if err != nil {
+		return nil, err
+	}
+	p, err := f.Walk(leaf, true)
+	if err != nil {
+		return nil, err
+	}
+	cv := &model.CompactView{Format: "claude-code", Path: f.Path, LeafID: p.Leaf, PathEntries: p.Len(),
+		Compactions: []model.Compaction{}, Warnings: []string{}}
+	rng := func(r Range) model.Range {
+		return model.Range{Entries: r.Count, Messages: r.Messages, FirstID: r.FirstUUID, LastID: r.LastUUID}
+	}
+	for i, c := range cs {
+		mc := model.Compaction{ID: c.UUID, Line: c.Line, Time: parseRFC(c.Timestamp), Trigger: c.Trigger,
+			Summary: c.Summary, InEffect: i == len(cs)-1, Hidden: rng(c.Hidden), After: rng(c.Kept),
+			Preserved: []string{}, Notes: []string{}}
+		if mc.Trigger == "" {
+			mc.Trigger = "(unknown trigger)"
+		}
+		if c.PreTokens > 0 {
+			t := c.PreTokens
+			mc.TokensBefore = &t
+		}
+		if c.LogicalParentMissing {
+			mc.Notes = append(mc.Notes, "logicalParentUuid "+c.LogicalParentUUID+" is not in this file: the history before it is gone")
+		}
+		if c.SummaryUUID == "" {
+			mc.Notes = append(mc.Notes, "no compaction summary message follows the boundary")
+		}
+		if ps := c.Preserved; ps != nil {
+			mc.FirstKeptID = ps.HeadUUID
+			mc.KeptOnPath = ps.Relinked
+			mc.Preserved = append(mc.Preserved, fmt.Sprintf("segment head %s … tail %s, anchored under %s (%d records)",
+				ps.HeadUUID, ps.TailUUID, ps.AnchorUUID, ps.Range.Count))
+			if ps.Relinked {
+				mc.Kept = rng(ps.Range)
+			} else {
+				note := "preserved segment is not relinked by Claude Code"
+				if ps.Problem != "" {
+					note += ": " + ps.Problem
+				}
+				mc.Notes = append(mc.Notes, note)
+			}
+		}
+		cv.Compactions = append(cv.Compactions, mc)
+	}
+	for _, w := range warns {
+		if w.Code == WarnRescued || w.Code == WarnLeafDescendants {
+			continue
+		}
+		cv.Warnings = append(cv.Warnings, fmt.Sprintf("line %d: %s [%s]", w.Line, w.Msg, w.Code))
+	}
+	return cv, nil
+}
