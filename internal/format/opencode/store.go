@@ -1,0 +1,363 @@
+package opencode
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ErrNotOpenCode is returned by Open for a path that holds no OpenCode data.
+var ErrNotOpenCode = errors.New("no OpenCode data found")
+
+// ErrSessionNotFound is returned by Load for an unknown session id.
+var ErrSessionNotFound = errors.New("session not found")
+
+// DefaultDataDir is $XDG_DATA_HOME/opencode, else ~/.local/share/opencode
+// (OpenCode uses the same path on macOS and Linux).
+func DefaultDataDir() string {
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "opencode")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".local", "share", "opencode")
+}
+
+// Store is one OpenCode install (or a single database or storage tree) with
+// every generation it holds.
+type Store struct {
+	DataDir string
+	JSON    *JSONStore // nil when there is no storage/ tree
+	DBs     []*DB      // opencode.db first, then other opencode*.db by name
+	// OpenProblems are databases that could not be opened.
+	OpenProblems []Problem
+}
+
+// isSQLite reports whether the file starts with the SQLite header.
+func isSQLite(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	h := make([]byte, 16)
+	if _, err := io.ReadFull(f, h); err != nil {
+		return false
+	}
+	return bytes.Equal(h, []byte("SQLite format 3\x00"))
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// Detect reports whether path holds OpenCode data: a data directory (with
+// storage/ or opencode*.db), a storage/ tree, or an OpenCode database.
+func Detect(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	if !fi.IsDir() {
+		if !isSQLite(path) {
+			return false
+		}
+		d, err := OpenDB(path)
+		if err != nil {
+			return false
+		}
+		defer d.Close()
+		return d.IsOpenCode()
+	}
+	if isStorageDir(path) || isStorageDir(filepath.Join(path, "storage")) {
+		return true
+	}
+	dbs, _ := filepath.Glob(filepath.Join(path, "opencode*.db"))
+	return len(dbs) > 0
+}
+
+func isStorageDir(p string) bool {
+	return isDir(filepath.Join(p, "session")) && (isDir(filepath.Join(p, "message")) || isDir(filepath.Join(p, "project")))
+}
+
+// Open opens the OpenCode data at path: a data directory, a storage/ tree or
+// a single database file. Databases that fail to open are recorded in
+// OpenProblems rather than failing Open, unless nothing usable is left.
+func Open(path string) (*Store, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{}
+	if !fi.IsDir() {
+		d, err := OpenDB(path)
+		if err != nil {
+			return nil, err
+		}
+		if !d.IsOpenCode() {
+			d.Close()
+			return nil, fmt.Errorf("%s: %w", path, ErrNotOpenCode)
+		}
+		s.DataDir = filepath.Dir(d.Path)
+		s.DBs = []*DB{d}
+		return s, nil
+	}
+	switch {
+	case isStorageDir(path):
+		s.JSON = &JSONStore{Dir: path}
+		s.DataDir = filepath.Dir(path)
+		return s, nil
+	case isStorageDir(filepath.Join(path, "storage")):
+		s.JSON = &JSONStore{Dir: filepath.Join(path, "storage")}
+	}
+	s.DataDir = path
+	dbs, _ := filepath.Glob(filepath.Join(path, "opencode*.db"))
+	sort.Slice(dbs, func(i, j int) bool {
+		bi, bj := filepath.Base(dbs[i]), filepath.Base(dbs[j])
+		if (bi == "opencode.db") != (bj == "opencode.db") {
+			return bi == "opencode.db"
+		}
+		return bi < bj
+	})
+	for _, p := range dbs {
+		d, err := OpenDB(p)
+		if err != nil {
+			s.OpenProblems = append(s.OpenProblems, Problem{Code: CodeDBOpen, Severity: SevError, Location: p,
+				Message: err.Error(), Hint: "copy the .db together with its -wal and -shm files to a writable place and run sessctl on the copy"})
+			continue
+		}
+		if !d.IsOpenCode() {
+			d.Close()
+			continue
+		}
+		s.DBs = append(s.DBs, d)
+	}
+	if s.JSON == nil && len(s.DBs) == 0 && len(s.OpenProblems) == 0 {
+		return nil, fmt.Errorf("%s: %w", path, ErrNotOpenCode)
+	}
+	return s, nil
+}
+
+// Close closes every database.
+func (s *Store) Close() error {
+	var first error
+	for _, d := range s.DBs {
+		if err := d.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// sources lists the session sets in order of authority: OpenCode 2 tables,
+// then session tables (opencode.db first), then JSON storage.
+func (s *Store) sources() ([][]Session, []Problem) {
+	var sets [][]Session
+	var probs []Problem
+	for _, g := range []Generation{GenSQLiteV2, GenSQLite} {
+		for _, d := range s.DBs {
+			ss, err := d.Sessions(g)
+			if err != nil {
+				probs = append(probs, Problem{Code: CodeReadError, Severity: SevError, Location: d.Path, Message: err.Error()})
+				continue
+			}
+			sets = append(sets, ss)
+		}
+	}
+	if s.JSON != nil {
+		ss, p := s.JSON.Sessions()
+		sets = append(sets, ss)
+		probs = append(probs, p...)
+	}
+	return sets, probs
+}
+
+// Sessions returns every session merged by id, newest update first. Each
+// session's metadata comes from its most authoritative source; Sources lists
+// them all. Problems are files or databases that could not be read.
+func (s *Store) Sessions() ([]Session, []Problem) {
+	sets, probs := s.sources()
+	byID := map[string]int{}
+	var out []Session
+	for _, set := range sets {
+		for _, ss := range set {
+			if i, ok := byID[ss.ID]; ok {
+				out[i].Sources = append(out[i].Sources, ss.Sources...)
+				continue
+			}
+			byID[ss.ID] = len(out)
+			out = append(out, ss)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Updated.Equal(out[j].Updated) {
+			return out[i].Updated.After(out[j].Updated)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, append(append([]Problem(nil), s.OpenProblems...), probs...)
+}
+
+// Projects returns the projects of every generation, merged by id.
+func (s *Store) Projects() ([]Project, []Problem) {
+	var out []Project
+	var probs []Problem
+	seen := map[string]bool{}
+	add := func(ps []Project) {
+		for _, p := range ps {
+			if !seen[p.ID] {
+				seen[p.ID] = true
+				out = append(out, p)
+			}
+		}
+	}
+	for _, d := range s.DBs {
+		ps, err := d.Projects()
+		if err != nil {
+			probs = append(probs, Problem{Code: CodeReadError, Severity: SevError, Location: d.Path, Message: err.Error()})
+		}
+		add(ps)
+	}
+	if s.JSON != nil {
+		ps, p := s.JSON.Projects()
+		add(ps)
+		probs = append(probs, p...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, probs
+}
+
+// Find resolves a session id or a unique id prefix.
+func (s *Store) Find(idOrPrefix string) (Session, error) {
+	all, _ := s.Sessions()
+	var hits []Session
+	for _, ss := range all {
+		if ss.ID == idOrPrefix {
+			return ss, nil
+		}
+		if strings.HasPrefix(ss.ID, idOrPrefix) {
+			hits = append(hits, ss)
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return Session{}, fmt.Errorf("%s: %w", idOrPrefix, ErrSessionNotFound)
+	case 1:
+		return hits[0], nil
+	}
+	return Session{}, fmt.Errorf("%s: ambiguous prefix (%d sessions)", idOrPrefix, len(hits))
+}
+
+// Children returns the direct child sessions of id (sessions made by the
+// task tool point at their parent with parentID), oldest first.
+func Children(all []Session, id string) []Session {
+	var out []Session
+	for _, s := range all {
+		if s.ParentID == id {
+			out = append(out, s)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
+	return out
+}
+
+// Load reads one session (id or unique prefix) with its messages and parts
+// from the most authoritative source that has messages for it, and marks a
+// pending revert's hidden tail.
+func (s *Store) Load(idOrPrefix string) (*Transcript, error) {
+	ss, err := s.Find(idOrPrefix)
+	if err != nil {
+		return nil, err
+	}
+	t := &Transcript{Session: ss}
+	for _, src := range ss.Sources {
+		gen, name, _ := strings.Cut(src, ":")
+		var msgs []Message
+		var skipped int
+		var err error
+		switch Generation(gen) {
+		case GenJSON:
+			msgs, skipped, err = s.JSON.Messages(ss.ID)
+		case GenSQLite, GenSQLiteV2:
+			d := s.db(name)
+			if d == nil {
+				continue
+			}
+			if Generation(gen) == GenSQLite {
+				msgs, skipped, err = d.Messages(ss.ID)
+			}
+			if err == nil && len(msgs) == 0 && d.HasTable("session_message") {
+				if msgs, skipped, err = d.MessagesV2(ss.ID); len(msgs) > 0 {
+					src = string(GenSQLiteV2) + ":" + name
+				}
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", src, err)
+		}
+		if t.Source == "" || len(msgs) > 0 {
+			t.Source, t.Messages, t.Skipped = src, msgs, skipped
+		}
+		if len(msgs) > 0 {
+			break
+		}
+	}
+	MarkReverted(t)
+	return t, nil
+}
+
+func (s *Store) db(name string) *DB {
+	for _, d := range s.DBs {
+		if d.Name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// ReadExport reads `opencode export` output ({info, messages:[{info, parts}]}).
+func ReadExport(r io.Reader) (*Transcript, error) {
+	var doc struct {
+		Info     rawSession `json:"info"`
+		Messages []struct {
+			Info  json.RawMessage   `json:"info"`
+			Parts []json.RawMessage `json:"parts"`
+		} `json:"messages"`
+	}
+	if err := json.NewDecoder(r).Decode(&doc); err != nil {
+		return nil, err
+	}
+	if doc.Info.ID == "" {
+		return nil, errors.New("not an OpenCode export: info.id missing")
+	}
+	t := &Transcript{Session: doc.Info.session(), Source: "export"}
+	t.Session.Sources = []string{"export"}
+	for _, dm := range doc.Messages {
+		m, err := decodeMessage(dm.Info, "", t.Session.ID)
+		if err != nil {
+			t.Skipped++
+			continue
+		}
+		for _, dp := range dm.Parts {
+			p, err := decodePart(dp, "", m.ID, t.Session.ID)
+			if err != nil {
+				t.Skipped++
+				continue
+			}
+			m.Parts = append(m.Parts, p)
+		}
+		t.Messages = append(t.Messages, m)
+	}
+	t.Session.Messages = len(t.Messages)
+	MarkReverted(t)
+	return t, nil
+}
