@@ -26,7 +26,7 @@ if [ ! -e "$dir.generated-$size" ]; then
 	touch "$dir.generated-$size"
 fi
 
-bytes=$(find "$dir" -type f -printf '%s\n' | awk '{s += $1} END {print s}')
+bytes=$(find "$dir" -type f -printf '%s\n' | awk '{s += $1} END {printf "%d\n", s}')
 files=$(find "$dir" -type f | wc -l)
 echo "data: $files files, $bytes bytes in $dir" >&2
 # Warm the page cache so every contender reads from memory.
@@ -53,6 +53,8 @@ done
 
 echo "mark: $(cat "$tmp/mark.json")" >&2
 echo "grep: $(awk -F: '{s += $NF} END {print s}' "$tmp/grep.out") matching lines" >&2
+echo "runs (name wall user sys):" >&2
+sed 's/^/  /' "$tmp/results" >&2
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)  cpus: $(nproc)" >&2
 printf '%-16s %10s %10s %10s %12s\n' what wall_s cpu_s MB/s MB/cpu_s
 median() { sort -n | sed -n 2p; }

@@ -3,7 +3,11 @@ package blob
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sessctl/sessctl/internal/blob/blobbench"
@@ -51,6 +55,33 @@ func BenchmarkScan(b *testing.B) {
 		n := 0
 		if err := Scan(bytes.NewReader(in), func(Hash) { n++ }); err != nil || n == 0 {
 			b.Fatal(err, n)
+		}
+	}
+}
+
+// BenchmarkScanCorpus times the scanner on real public session text (the
+// shared corpus next to the repository, repeated to 64 MiB in memory). It
+// is skipped when the corpus is absent.
+func BenchmarkScanCorpus(b *testing.B) {
+	root := filepath.Join("..", "..", "..", "shared", "corpus")
+	var text []byte
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && strings.Contains(d.Name(), ".jsonl") {
+			if data, err := os.ReadFile(p); err == nil {
+				text = append(text, data...)
+			}
+		}
+		return nil
+	})
+	if len(text) == 0 {
+		b.Skip("shared corpus not present at " + root)
+	}
+	in := bytes.Repeat(text, 64<<20/len(text)+1)
+	b.SetBytes(int64(len(in)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := Scan(bytes.NewReader(in), func(Hash) {}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
