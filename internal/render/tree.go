@@ -18,6 +18,11 @@ type TreeOptions struct {
 	TTY      bool   // relative-free local times; else RFC 3339 UTC
 	Styles   Styles // colours
 	ShortIDs int    // characters of ids to show (0 = all)
+	// FlatLast draws the last child of a branch point at the branch point's
+	// own indent (the other children hang above it with ├─), so that DAGs
+	// whose forks are mostly short side branches (Claude Code's parallel
+	// tool results) do not drift right.
+	FlatLast bool
 }
 
 // Row is one drawn line of a tree: a node or a fold marker.
@@ -75,7 +80,9 @@ func TreeRows(t *model.Tree, o TreeOptions) []Row {
 			continue
 		}
 		for k := len(kids) - 1; k >= 0; k-- {
-			if k == len(kids)-1 {
+			if k == len(kids)-1 && o.FlatLast {
+				stack = append(stack, frame{node: kids[k], first: fr.further, further: fr.further})
+			} else if k == len(kids)-1 {
 				stack = append(stack, frame{node: kids[k], first: fr.further + "└─ ", further: fr.further + "   "})
 			} else {
 				stack = append(stack, frame{node: kids[k], first: fr.further + "├─ ", further: fr.further + "│  "})

@@ -60,7 +60,7 @@ func runClaude(opts *Options, ref session.Ref) error {
 	}
 	v := f.View(t, subs)
 	defer v.Close()
-	o := render.TreeOptions{Full: opts.Full, TTY: opts.IO.IsStdoutTTY(), Styles: st, ShortIDs: 8}
+	o := render.TreeOptions{Full: opts.Full, TTY: opts.IO.IsStdoutTTY(), Styles: st, ShortIDs: 8, FlatLast: true}
 	if opts.IO.IsStdoutTTY() {
 		o.Width = opts.IO.TerminalWidth()
 	}

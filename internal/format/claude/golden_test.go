@@ -32,7 +32,7 @@ func drawTree(t *testing.T, path string, mode LeafMode) string {
 	v := f.View(tr, f.LinkSubagents(files))
 	defer v.Close()
 	var b bytes.Buffer
-	o := render.TreeOptions{Full: true, Styles: render.Plain(), ShortIDs: 8}
+	o := render.TreeOptions{Full: true, Styles: render.Plain(), ShortIDs: 8, FlatLast: true}
 	draw := func(mt *model.Tree) {
 		rows := render.TreeRows(mt, o)
 		var nodes []int
