@@ -3,6 +3,8 @@ package app
 import (
 	"github.com/sessctl/sessctl/internal/cmd/check"
 	"github.com/sessctl/sessctl/internal/cmd/compactview"
+	repaircmd "github.com/sessctl/sessctl/internal/cmd/repair"
+	"github.com/sessctl/sessctl/internal/cmd/list"
 	"github.com/sessctl/sessctl/internal/cmd/show"
 	"github.com/sessctl/sessctl/internal/cmd/tree"
 	"github.com/sessctl/sessctl/internal/cmdutil"
@@ -11,8 +13,10 @@ import (
 
 // Registered commands, one line each. A command that is not ready is not listed.
 func init() {
+	register(func(f *cmdutil.Factory) *cobra.Command { return list.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return show.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return tree.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return compactview.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := check.NewCmd(f, nil); c.GroupID = "write"; return c })
+	register(func(f *cmdutil.Factory) *cobra.Command { c := repaircmd.NewCmd(f, nil); c.GroupID = "write"; return c })
 }

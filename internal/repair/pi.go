@@ -1,0 +1,742 @@
+// Package repair fixes what check finds in session files, safely: nothing
+// that was valid JSON is lost (it stays byte for byte, changes only in the
+// fields a fix names, or moves to a .rejected.jsonl sidecar), every write
+// goes through safewrite (atomic, backup, freshness check, agent locks), and
+// the repaired content is re-read before it is published: if it still has
+// errors, nothing is changed.
+package repair
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/sessctl/sessctl/internal/format/pi"
+	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/problem"
+	"github.com/sessctl/sessctl/internal/safewrite"
+	"github.com/valyala/fastjson"
+)
+
+// Options tune a repair.
+type Options struct {
+	DryRun         bool
+	NoBackup       bool
+	RebuildHeader  bool // rebuild a missing header from the file name and its folder
+	CloseToolCalls bool // append error results for unanswered tool calls at the leaf
+	Now            func() time.Time
+	Rand           io.Reader
+}
+
+func (o Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+// Fix is one change repair made (or would make).
+type Fix struct {
+	Line   int    `json:"line"` // original line number; 0 for appended lines
+	Code   string `json:"code"` // the problem it fixes
+	Action string `json:"action"`
+	ID     string `json:"id,omitempty"`
+	Detail string `json:"detail"`
+}
+
+// Result reports a repair.
+type Result struct {
+	Path      string            `json:"path"`
+	Format    string            `json:"format"`
+	DryRun    bool              `json:"dryRun"`
+	Changed   bool              `json:"changed"`
+	Fixes     []Fix             `json:"fixes"`
+	Rejected  int               `json:"rejectedLines"`
+	Sidecar   string            `json:"sidecar,omitempty"`
+	Backup    string            `json:"backup,omitempty"`
+	Remaining []problem.Problem `json:"remaining"`
+}
+
+// ErrNeedsHeaderRebuild is returned when the file has no valid header and
+// --rebuild-header was not given.
+var ErrNeedsHeaderRebuild = errors.New("the file has no valid session header")
+
+// vline is one line of the repaired file.
+type vline struct {
+	orig   int    // original line number (1-based); 0 for new lines
+	off    int64  // original offset and length (with newline) of the line
+	n      int64
+	bytes  []byte // replacement bytes (nil: the original line unchanged)
+	edits  map[string]string
+	obj    bool
+	typ    string
+	id     string
+	hasID  bool
+	parent string
+	refs   map[string]string // other id references: targetId, firstKeptEntryId, fromId
+	header bool
+	crlf   bool
+}
+
+type rejectRec struct {
+	line   int
+	reason string
+	raw    []byte
+}
+
+// Pi repairs a pi-family (pi, oh-my-pi, xcsh, OpenClaw) session file.
+func Pi(path string, opts Options) (*Result, error) {
+	snap, err := safewrite.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Path: path, Format: "pi", DryRun: opts.DryRun, Fixes: []Fix{}, Remaining: []problem.Problem{}}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	src, err := pi.Read(fh, path, pi.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := fh.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	p := &planner{opts: opts, path: path, res: res, src: src}
+	if err := p.scan(fh); err != nil {
+		return nil, err
+	}
+	if err := p.header(); err != nil {
+		return res, err
+	}
+	p.duplicates()
+	p.relink()
+	if opts.CloseToolCalls {
+		if err := p.closeToolCalls(fh); err != nil {
+			return nil, err
+		}
+	}
+	if len(res.Fixes) == 0 {
+		res.Remaining = remaining(src.Check(pi.CheckOptions{}))
+		return res, nil
+	}
+	res.Changed = true
+	if _, err := fh.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return res, p.write(fh, snap)
+}
+
+type planner struct {
+	opts    Options
+	path    string
+	res     *Result
+	src     *pi.File
+	lines   []*vline // the repaired file, in order
+	rejects []rejectRec
+	byOrig  map[int][]*vline
+	ids     map[string]bool
+}
+
+func (p *planner) fix(f Fix) { p.res.Fixes = append(p.res.Fixes, f) }
+
+var gluedType = regexp.MustCompile(`\{"type":"`)
+
+// scan classifies every physical line and decides what becomes of it.
+func (p *planner) scan(r io.Reader) error {
+	rd := jsonl.NewReader(r)
+	var fp fastjson.Parser
+	p.byOrig = map[int][]*vline{}
+	p.ids = map[string]bool{}
+	add := func(v *vline) {
+		p.lines = append(p.lines, v)
+		if v.orig > 0 {
+			p.byOrig[v.orig] = append(p.byOrig[v.orig], v)
+		}
+	}
+	// A run of consecutive unparsable lines may be one object pretty-printed
+	// over several lines: joined without their newlines, it parses.
+	var run []rejectRec
+	var runBytes int
+	flush := func() {
+		for _, r := range run {
+			p.reject(r.line, r.reason, r.raw)
+		}
+		run, runBytes = nil, 0
+	}
+	for rd.Next() {
+		rec := rd.Record()
+		n := rec.Line
+		if rec.Kind != jsonl.Malformed && rec.Kind != jsonl.TornTail {
+			flush()
+		}
+		if rec.BOM {
+			p.fix(Fix{Line: n, Code: problem.BOM, Action: "removed-bom", Detail: "removed the UTF-8 byte order mark"})
+		}
+		switch rec.Kind {
+		case jsonl.Blank:
+			add(&vline{orig: n, bytes: trimBOM(rec), off: rec.Offset, n: rec.Len(), crlf: rec.CRLF})
+		case jsonl.Object:
+			v := fields(rec.Value)
+			v.orig, v.crlf, v.off, v.n = n, rec.CRLF, rec.Offset, rec.Len()
+			if rec.BOM {
+				v.bytes = append([]byte(nil), rec.Body()...)
+			}
+			add(v)
+		case jsonl.NULRun:
+			clean := bytes.ReplaceAll(rec.Body(), []byte{0}, nil)
+			if isBlank(clean) {
+				p.fix(Fix{Line: n, Code: problem.NULRun, Action: "removed-nul-run", Detail: fmt.Sprintf("removed a line of %d NUL bytes", len(rec.Raw))})
+				continue
+			}
+			if val, err := fp.ParseBytes(clean); err == nil && val.Type() == fastjson.TypeObject {
+				v := fields(val)
+				v.orig, v.bytes = n, append([]byte(nil), clean...)
+				add(v)
+				p.fix(Fix{Line: n, Code: problem.NULRun, Action: "stripped-nul", Detail: fmt.Sprintf("removed %d NUL bytes; the rest is a valid entry", len(rec.Raw)-len(clean))})
+				continue
+			}
+			p.reject(n, problem.NULRun, rec.Raw)
+		default: // malformed, torn tail, non-object
+			code := problem.MalformedLine
+			switch rec.Kind {
+			case jsonl.TornTail:
+				code = problem.TornTail
+			case jsonl.NonObject:
+				code = problem.NonObject
+			}
+			body := rec.Body()
+			if parts := splitGlued(&fp, body); parts != nil {
+				for _, part := range parts {
+					val, _ := fp.ParseBytes(part)
+					v := fields(val)
+					v.orig, v.bytes = n, part
+					add(v)
+				}
+				p.fix(Fix{Line: n, Code: code, Action: "split", Detail: fmt.Sprintf("split %d JSON objects written on one line", len(parts))})
+				continue
+			}
+			if head, tail := salvageTail(&fp, body); tail != nil {
+				val, _ := fp.ParseBytes(tail)
+				v := fields(val)
+				v.orig, v.bytes = n, tail
+				add(v)
+				p.reject(n, code, head)
+				p.fix(Fix{Line: n, Code: code, Action: "salvaged", Detail: fmt.Sprintf("kept the complete entry after a torn fragment of %d bytes (fragment moved to the sidecar)", len(head))})
+				continue
+			}
+			if rec.Kind == jsonl.Malformed || rec.Kind == jsonl.TornTail {
+				run = append(run, rejectRec{line: n, reason: code, raw: append([]byte(nil), rec.Raw...)})
+				runBytes += len(rec.Raw)
+				if len(run) > 1 && runBytes < 64<<20 {
+					var joined []byte
+					for _, r := range run {
+						joined = append(joined, bytes.TrimSuffix(r.raw, []byte("\r"))...)
+					}
+					if val, err := fp.ParseBytes(joined); err == nil && val.Type() == fastjson.TypeObject {
+						v := fields(val)
+						v.orig, v.bytes = run[0].line, joined
+						add(v)
+						p.fix(Fix{Line: run[0].line, Code: problem.MalformedLine, Action: "rejoined",
+							Detail: fmt.Sprintf("joined lines %d–%d: one JSON object written over several lines", run[0].line, n)})
+						run, runBytes = nil, 0
+					}
+				}
+				continue
+			}
+			p.reject(n, code, rec.Raw)
+		}
+	}
+	flush()
+	return rd.Err()
+}
+
+func (p *planner) reject(line int, code string, raw []byte) {
+	p.rejects = append(p.rejects, rejectRec{line: line, reason: code, raw: append([]byte(nil), raw...)})
+	p.res.Rejected++
+	if code == problem.NULRun || code == problem.TornTail || code == problem.MalformedLine || code == problem.NonObject {
+		p.fix(Fix{Line: line, Code: code, Action: "rejected", Detail: fmt.Sprintf("moved %d bytes to the .rejected.jsonl sidecar", len(raw))})
+	}
+}
+
+func trimBOM(rec *jsonl.Record) []byte {
+	if rec.BOM {
+		return append([]byte(nil), rec.Body()...)
+	}
+	return nil
+}
+
+func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
+
+// splitGlued splits `{…}{…}` lines (an append that lost its newline) at
+// top-level value boundaries, when every part is a valid object.
+func splitGlued(fp *fastjson.Parser, b []byte) [][]byte {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var parts [][]byte
+	var prev int64
+	for {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil
+		}
+		end := dec.InputOffset()
+		part := bytes.TrimSpace(b[prev:end])
+		prev = end
+		val, err := fp.ParseBytes(part)
+		if err != nil || val.Type() != fastjson.TypeObject {
+			return nil
+		}
+		parts = append(parts, append([]byte(nil), part...))
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	return parts
+}
+
+// salvageTail finds a torn fragment followed by a complete entry on the same
+// line (a crash mid-write, then the next append): it returns the fragment and
+// the complete entry.
+func salvageTail(fp *fastjson.Parser, b []byte) (head, tail []byte) {
+	idx := gluedType.FindAllIndex(b, -1)
+	for k := len(idx) - 1; k >= 0; k-- {
+		at := idx[k][0]
+		if at == 0 {
+			break
+		}
+		val, err := fp.ParseBytes(b[at:])
+		if err == nil && isEntryShape(val) {
+			return append([]byte(nil), b[:at]...), append([]byte(nil), b[at:]...)
+		}
+	}
+	return nil, nil
+}
+
+// isEntryShape says whether a parsed value looks like a whole session entry
+// (string type and id and a parentId member), not like a content block or
+// tool call cut out of one: a torn line can end right after such a block.
+func isEntryShape(v *fastjson.Value) bool {
+	if v == nil || v.Type() != fastjson.TypeObject {
+		return false
+	}
+	t, id := jsonl.Get(v, "type"), jsonl.Get(v, "id")
+	return t != nil && t.Type() == fastjson.TypeString && id != nil && id.Type() == fastjson.TypeString && jsonl.Get(v, "parentId") != nil
+}
+
+// fields extracts what repair needs from a parsed line.
+func fields(v *fastjson.Value) *vline {
+	l := &vline{obj: true, refs: map[string]string{}}
+	str := func(key string) (string, bool) {
+		x := jsonl.Get(v, key)
+		if x == nil || x.Type() != fastjson.TypeString {
+			return "", false
+		}
+		b, _ := x.StringBytes()
+		return string(b), true
+	}
+	l.typ, _ = str("type")
+	l.id, l.hasID = str("id")
+	l.parent, _ = str("parentId")
+	l.header = l.typ == "session" && l.hasID
+	switch l.typ {
+	case "label":
+		if t, ok := str("targetId"); ok {
+			l.refs["targetId"] = t
+		}
+	case "compaction":
+		if t, ok := str("firstKeptEntryId"); ok {
+			l.refs["firstKeptEntryId"] = t
+		}
+	case "branch_summary":
+		if t, ok := str("fromId"); ok {
+			l.refs["fromId"] = t
+		}
+	}
+	return l
+}
+
+// header makes sure the file starts with a valid header (after omp's title
+// slot), moving a later header up or rebuilding one with --rebuild-header.
+func (p *planner) header() error {
+	first := -1
+	for k, v := range p.lines {
+		if !v.obj {
+			continue
+		}
+		if k == 0 && v.orig == 1 && v.typ == "title" {
+			continue
+		}
+		first = k
+		break
+	}
+	if first >= 0 && p.lines[first].header {
+		return nil
+	}
+	later := -1
+	for k, v := range p.lines {
+		if v.header {
+			later = k
+			break
+		}
+	}
+	if !p.opts.RebuildHeader {
+		if later >= 0 {
+			return fmt.Errorf("%w: a header is on line %d but other entries come before it; rerun with --rebuild-header to move it to the top", ErrNeedsHeaderRebuild, p.lines[later].orig)
+		}
+		return fmt.Errorf("%w; rerun with --rebuild-header to rebuild it from the file name and its folder (nothing was changed)", ErrNeedsHeaderRebuild)
+	}
+	insertAt := 0
+	if len(p.lines) > 0 && p.lines[0].orig == 1 && p.lines[0].typ == "title" {
+		insertAt = 1
+	}
+	if later >= 0 {
+		h := p.lines[later]
+		p.lines = append(p.lines[:later], p.lines[later+1:]...)
+		p.lines = append(p.lines[:insertAt], append([]*vline{h}, p.lines[insertAt:]...)...)
+		p.fix(Fix{Line: h.orig, Code: problem.MissingHeader, Action: "moved-header", ID: h.id, Detail: fmt.Sprintf("moved the session header from line %d to the top", h.orig)})
+		return nil
+	}
+	h, detail := p.rebuildHeader()
+	p.lines = append(p.lines[:insertAt], append([]*vline{h}, p.lines[insertAt:]...)...)
+	p.fix(Fix{Code: problem.MissingHeader, Action: "rebuilt-header", ID: h.id, Detail: detail})
+	return nil
+}
+
+var fileNameRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)_(.+)\.jsonl$`)
+
+// rebuildHeader makes a header from the file name (<ts>_<id>.jsonl) and the
+// cwd recorded by the other sessions in the same folder.
+func (p *planner) rebuildHeader() (*vline, string) {
+	base := filepath.Base(p.path)
+	id, ts := "", ""
+	if m := fileNameRE.FindStringSubmatch(base); m != nil {
+		id = m[2]
+		t, err := time.Parse("2006-01-02T15-04-05-000Z", m[1])
+		if err == nil {
+			ts = t.UTC().Format("2006-01-02T15:04:05.000Z")
+		}
+	}
+	var notes []string
+	if id == "" {
+		id = strings.TrimSuffix(base, filepath.Ext(base))
+		notes = append(notes, "id from the file name")
+	} else {
+		notes = append(notes, "id and time from the file name")
+	}
+	if ts == "" {
+		ts = p.opts.now().UTC().Format("2006-01-02T15:04:05.000Z")
+		notes = append(notes, "time is now")
+	}
+	cwd := siblingCwd(p.path)
+	if cwd != "" {
+		notes = append(notes, "cwd from another session in the same folder")
+	} else {
+		notes = append(notes, "cwd unknown (empty)")
+	}
+	hdr := map[string]any{"type": "session", "version": pi.CurrentVersion, "id": id, "timestamp": ts, "cwd": cwd}
+	b, _ := json.Marshal(orderedHeader(hdr))
+	return &vline{bytes: b, obj: true, typ: "session", id: id, hasID: true, header: true, refs: map[string]string{}},
+		"rebuilt the session header (" + strings.Join(notes, "; ") + ")"
+}
+
+type headerJSON struct {
+	Type      string `json:"type"`
+	Version   int    `json:"version"`
+	ID        string `json:"id"`
+	Timestamp string `json:"timestamp"`
+	Cwd       string `json:"cwd"`
+}
+
+func orderedHeader(m map[string]any) headerJSON {
+	return headerJSON{Type: "session", Version: m["version"].(int), ID: m["id"].(string), Timestamp: m["timestamp"].(string), Cwd: m["cwd"].(string)}
+}
+
+func siblingCwd(path string) string {
+	dir := filepath.Dir(path)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") || filepath.Join(dir, e.Name()) == path {
+			continue
+		}
+		f, err := pi.Open(filepath.Join(dir, e.Name()), pi.Options{})
+		if err == nil && f.Header != nil && f.Header.Cwd != "" {
+			return f.Header.Cwd
+		}
+	}
+	return ""
+}
+
+// entries are the lines that are entries (objects after the header, not
+// headers themselves).
+func (p *planner) entries() []*vline {
+	var out []*vline
+	seenHeader := false
+	for _, v := range p.lines {
+		if !v.obj {
+			continue
+		}
+		if !seenHeader {
+			if v.header {
+				seenHeader = true
+			}
+			continue
+		}
+		if v.typ == "session" {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func (p *planner) freshID() string {
+	r := p.opts.Rand
+	if r == nil {
+		r = rand.Reader
+	}
+	for {
+		var b [4]byte
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			panic(err)
+		}
+		id := hex.EncodeToString(b[:])
+		if !p.ids[id] {
+			p.ids[id] = true
+			return id
+		}
+	}
+}
+
+func (v *vline) set(key, val string) {
+	if v.edits == nil {
+		v.edits = map[string]string{}
+	}
+	v.edits[key] = val
+}
+
+// duplicates renames every occurrence of a repeated id but the last, and
+// points each reference at the occurrence it meant: the latest one written
+// before the referring line (files are append-only).
+func (p *planner) duplicates() {
+	es := p.entries()
+	for _, e := range es {
+		if e.hasID {
+			p.ids[e.id] = true
+		}
+	}
+	count := map[string]int{}
+	for _, e := range es {
+		if e.hasID {
+			count[e.id]++
+		}
+	}
+	if !anyDup(count) {
+		return
+	}
+	seen := map[string]int{}
+	latest := map[string]string{} // id → current name of its latest occurrence so far
+	for _, e := range es {
+		// references first: they mean occurrences written before this line
+		if e.parent != "" && count[e.parent] > 1 {
+			if cur, ok := latest[e.parent]; ok && cur != e.parent {
+				e.set("parentId", cur)
+				p.fix(Fix{Line: e.orig, Code: problem.DuplicateID, Action: "relinked", ID: e.id, Detail: fmt.Sprintf("parentId %s → %s (the renamed earlier entry it was written under)", e.parent, cur)})
+				e.parent = cur
+			}
+		}
+		for k, ref := range e.refs {
+			if count[ref] > 1 {
+				if cur, ok := latest[ref]; ok && cur != ref {
+					e.set(k, cur)
+					e.refs[k] = cur
+					p.fix(Fix{Line: e.orig, Code: problem.DuplicateID, Action: "relinked", ID: e.id, Detail: fmt.Sprintf("%s %s → %s", k, ref, cur)})
+				}
+			}
+		}
+		if !e.hasID || count[e.id] < 2 {
+			continue
+		}
+		seen[e.id]++
+		if seen[e.id] < count[e.id] {
+			old := e.id
+			nid := p.freshID()
+			e.set("id", nid)
+			e.id = nid
+			latest[old] = nid
+			p.fix(Fix{Line: e.orig, Code: problem.DuplicateID, Action: "renamed-id", ID: nid, Detail: fmt.Sprintf("id %s → %s (a later entry keeps %s)", old, nid, old)})
+		} else {
+			latest[e.id] = e.id
+		}
+	}
+}
+
+func anyDup(c map[string]int) bool {
+	for _, n := range c {
+		if n > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// relink gives self-parents, orphans and cycle members a parent that exists:
+// for pi's dropped-label fork bug the label's own parent, otherwise the
+// previous entry in file order that is not below them; cycles are broken at
+// the entry whose parent comes latest in file order.
+func (p *planner) relink() {
+	es := p.entries()
+	pos := map[string]int{}
+	for k, e := range es {
+		if e.hasID {
+			pos[e.id] = k
+		}
+	}
+	parentOf := func(k int) int {
+		e := es[k]
+		if e.parent == "" {
+			return -1
+		}
+		if j, ok := pos[e.parent]; ok {
+			return j
+		}
+		return -2 // missing
+	}
+	isBelow := func(cand, k int) bool { // is cand k itself or a descendant of k?
+		seen := map[int]bool{}
+		for c := cand; c >= 0 && !seen[c]; c = parentOf(c) {
+			if c == k {
+				return true
+			}
+			seen[c] = true
+		}
+		return false
+	}
+	target := func(k int) string {
+		for c := k - 1; c >= 0; c-- {
+			if es[c].hasID && !isBelow(c, k) {
+				return es[c].id
+			}
+		}
+		return ""
+	}
+	labelParents := p.droppedLabelParents()
+	setParent := func(k int, np, code, why string) {
+		e := es[k]
+		old := e.parent
+		e.parent = np
+		if np == "" {
+			e.set("parentId", "\x00null")
+		} else {
+			e.set("parentId", np)
+		}
+		to := np
+		if to == "" {
+			to = "null (a new root)"
+		}
+		p.fix(Fix{Line: e.orig, Code: code, Action: "relinked", ID: e.id, Detail: fmt.Sprintf("parentId %s → %s (%s)", old, to, why)})
+	}
+	for k, e := range es {
+		switch pk := parentOf(k); {
+		case pk == k:
+			setParent(k, target(k), problem.SelfParent, "was its own parent; now the previous entry in file order")
+		case pk == -2:
+			if lp, ok := labelParents[e.parent]; ok {
+				if j, ok := pos[lp]; ok && !isBelow(j, k) {
+					setParent(k, lp, pi.CodeDroppedLabelParent, "the parent of the label entry the fork dropped")
+					continue
+				}
+			}
+			setParent(k, target(k), problem.Orphan, "parent missing; now the previous entry in file order")
+		}
+	}
+	// Break cycles until none is left.
+	for guard := 0; guard <= len(es); guard++ {
+		cyc := findCycle(len(es), parentOf)
+		if cyc == nil {
+			return
+		}
+		pick, latest := cyc[0], -1
+		for _, k := range cyc {
+			if pk := parentOf(k); pk > latest {
+				pick, latest = k, pk
+			}
+		}
+		setParent(pick, target(pick), problem.Cycle, "broke a parent cycle at the entry whose parent comes latest in the file")
+	}
+}
+
+func findCycle(n int, parentOf func(int) int) []int {
+	state := make([]uint8, n)
+	for s := 0; s < n; s++ {
+		if state[s] != 0 {
+			continue
+		}
+		var walk []int
+		v := s
+		for v >= 0 && state[v] == 0 {
+			state[v] = 1
+			walk = append(walk, v)
+			v = parentOf(v)
+		}
+		if v >= 0 && state[v] == 1 {
+			for i, w := range walk {
+				if w == v {
+					return walk[i:]
+				}
+			}
+		}
+		for _, w := range walk {
+			state[w] = 2
+		}
+	}
+	return nil
+}
+
+// droppedLabelParents maps label ids of the parent session (for files that
+// are pi forks) to the label's own parent.
+func (p *planner) droppedLabelParents() map[string]string {
+	out := map[string]string{}
+	if p.src.Header == nil || p.src.Header.ParentSession == "" {
+		return out
+	}
+	src := p.src.Header.ParentSession
+	if !filepath.IsAbs(src) {
+		src = filepath.Join(filepath.Dir(p.path), src)
+	}
+	parent, err := pi.Open(src, pi.Options{})
+	if err != nil || parent.HeaderErr != nil {
+		return out
+	}
+	for i, e := range parent.Entries {
+		if e.Type == "label" {
+			n := parent.Index.Nodes[i]
+			out[n.ID] = n.Parent
+		}
+	}
+	return out
+}
+
+// remaining keeps the problems repair does not fix (warnings and infos are
+// reported, not changed).
+func remaining(ps []problem.Problem) []problem.Problem {
+	out := []problem.Problem{}
+	for _, p := range ps {
+		out = append(out, p)
+	}
+	return out
+}

@@ -1,0 +1,283 @@
+package repair
+
+import (
+	"bufio"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sessctl/sessctl/internal/format/pi"
+	"github.com/sessctl/sessctl/internal/jsonedit"
+	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/problem"
+	"github.com/sessctl/sessctl/internal/safewrite"
+)
+
+// ClosedToolCallText is the text of the synthetic result repair appends for
+// a tool call that never got one.
+const ClosedToolCallText = "Tool call interrupted: no result was recorded for it (closed by sessctl repair --close-tool-calls)."
+
+// closeToolCalls appends an error result, chained at the leaf, for each tool
+// call on the active path that has no result there.
+func (p *planner) closeToolCalls(ra io.ReaderAt) error {
+	es := p.entries()
+	if len(es) == 0 {
+		return nil
+	}
+	pos := map[string]int{}
+	for k, e := range es {
+		if e.hasID {
+			pos[e.id] = k
+		}
+	}
+	var path []int
+	seen := map[int]bool{}
+	for k := len(es) - 1; k >= 0 && !seen[k]; {
+		seen[k] = true
+		path = append(path, k)
+		j, ok := pos[es[k].parent]
+		if es[k].parent == "" || !ok {
+			break
+		}
+		k = j
+	}
+	type call struct{ id, name string }
+	var calls []call
+	answered := map[string]bool{}
+	for i := len(path) - 1; i >= 0; i-- {
+		e := es[path[i]]
+		if e.typ != "message" {
+			continue
+		}
+		b, err := p.lineBytes(ra, e)
+		if err != nil {
+			return err
+		}
+		m, _ := jsonl.Field(b, "message")
+		role, _ := jsonl.String(field(m, "role"))
+		switch role {
+		case "assistant":
+			jsonl.Elements(field(m, "content"), func(blk []byte) bool {
+				if t, _ := jsonl.String(field(blk, "type")); t == "toolCall" {
+					id, _ := jsonl.String(field(blk, "id"))
+					name, _ := jsonl.String(field(blk, "name"))
+					calls = append(calls, call{id, name})
+				}
+				return true
+			})
+		case "toolResult":
+			id, _ := jsonl.String(field(m, "toolCallId"))
+			answered[id] = true
+		}
+	}
+	leaf := es[len(es)-1].id
+	now := p.opts.now().UTC()
+	for _, c := range calls {
+		if answered[c.id] {
+			continue
+		}
+		id := p.freshID()
+		msg := map[string]any{
+			"role": "toolResult", "toolCallId": c.id, "toolName": c.name,
+			"content": []map[string]string{{"type": "text", "text": ClosedToolCallText}},
+			"isError": true, "timestamp": now.UnixMilli(),
+		}
+		entry := struct {
+			Type      string         `json:"type"`
+			ID        string         `json:"id"`
+			ParentID  string         `json:"parentId"`
+			Timestamp string         `json:"timestamp"`
+			Message   map[string]any `json:"message"`
+		}{"message", id, leaf, now.Format("2006-01-02T15:04:05.000Z"), msg}
+		b, _ := json.Marshal(entry)
+		p.lines = append(p.lines, &vline{bytes: b, obj: true, typ: "message", id: id, hasID: true, parent: leaf, refs: map[string]string{}})
+		p.fix(Fix{Code: pi.CodeToolCallNoResult, Action: "closed-tool-call", ID: id,
+			Detail: fmt.Sprintf("appended an error result for tool call %s (%s)", c.id, c.name)})
+		leaf = id
+		answered[c.id] = true
+	}
+	return nil
+}
+
+func field(obj []byte, key string) []byte {
+	if len(obj) == 0 || obj[0] != '{' {
+		return nil
+	}
+	v, _ := jsonl.Field(obj, key)
+	return v
+}
+
+// lineBytes returns the line's content (without newline or '\r').
+func (p *planner) lineBytes(ra io.ReaderAt, v *vline) ([]byte, error) {
+	if v.bytes != nil {
+		return v.bytes, nil
+	}
+	b, err := jsonl.ReadLineAt(ra, v.off, v.n)
+	if err != nil {
+		return nil, err
+	}
+	if v.crlf && len(b) > 0 && b[len(b)-1] == '\r' {
+		b = b[:len(b)-1]
+	}
+	return b, nil
+}
+
+// render applies the line's edits.
+func (v *vline) render(b []byte) ([]byte, error) {
+	for _, key := range []string{"id", "parentId", "targetId", "firstKeptEntryId", "fromId"} {
+		val, ok := v.edits[key]
+		if !ok {
+			continue
+		}
+		raw := []byte("null")
+		if val != "\x00null" {
+			raw, _ = json.Marshal(val)
+		}
+		var err error
+		if b, err = jsonedit.Set(b, key, raw); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// verifiedCodes are the errors a repaired file must not have.
+var verifiedCodes = map[string]bool{
+	problem.TornTail: true, problem.MalformedLine: true, problem.NULRun: true, problem.BOM: true,
+	problem.NonObject: true, problem.MissingHeader: true, problem.DuplicateID: true,
+	problem.SelfParent: true, problem.Cycle: true, problem.Orphan: true,
+}
+
+func (p *planner) write(ra io.ReaderAt, snap safewrite.Snapshot) error {
+	if len(p.rejects) > 0 {
+		side, err := p.writeSidecar(snap)
+		if err != nil {
+			return fmt.Errorf("writing the rejected lines to a sidecar: %w (nothing was changed)", err)
+		}
+		p.res.Sidecar = side
+	}
+	w, err := safewrite.Begin(p.path, safewrite.Options{Snapshot: &snap, DryRun: p.opts.DryRun, NoBackup: p.opts.NoBackup})
+	if err != nil {
+		return err
+	}
+	pr, pw := io.Pipe()
+	type verdict struct {
+		f   *pi.File
+		err error
+	}
+	done := make(chan verdict, 1)
+	go func() {
+		f, err := pi.Read(pr, p.path, pi.Options{Dialect: p.src.Dialect})
+		io.Copy(io.Discard, pr)
+		done <- verdict{f, err}
+	}()
+	out := bufio.NewWriterSize(io.MultiWriter(w, pw), 1<<20)
+	werr := func() error {
+		for _, v := range p.lines {
+			b, err := p.lineBytes(ra, v)
+			if err != nil {
+				return err
+			}
+			if len(v.edits) > 0 {
+				if b, err = v.render(b); err != nil {
+					return fmt.Errorf("line %d: %w", v.orig, err)
+				}
+			}
+			out.Write(b)
+			if v.crlf {
+				out.WriteByte('\r')
+			}
+			if err := out.WriteByte('\n'); err != nil {
+				return err
+			}
+		}
+		return out.Flush()
+	}()
+	pw.CloseWithError(werr)
+	vd := <-done
+	if werr != nil {
+		w.Abort()
+		return werr
+	}
+	if vd.err != nil {
+		w.Abort()
+		return fmt.Errorf("re-reading the repaired content: %w (nothing was changed)", vd.err)
+	}
+	var left []string
+	for _, pr := range vd.f.Problems {
+		if pr.Severity == problem.Error && verifiedCodes[pr.Code] {
+			left = append(left, pr.String())
+		}
+	}
+	if len(left) > 0 {
+		w.Abort()
+		return fmt.Errorf("the repaired content would still have errors, so nothing was changed (please report this): %s", strings.Join(left, "; "))
+	}
+	res, err := w.Commit()
+	if err != nil {
+		return err
+	}
+	p.res.Backup = res.Backup
+	for _, pr := range vd.f.Problems {
+		if pr.Code == problem.SeveralRoots {
+			continue
+		}
+		p.res.Remaining = append(p.res.Remaining, pr)
+	}
+	return nil
+}
+
+// rejectedLine is one record of the .rejected.jsonl sidecar.
+type rejectedLine struct {
+	Sessctl string `json:"sessctl"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Reason  string `json:"reason"`
+	At      string `json:"at"`
+	Text    string `json:"text,omitempty"`
+	Base64  string `json:"base64,omitempty"`
+}
+
+// SidecarPath is where repair keeps the lines it takes out of path.
+func SidecarPath(path string) string { return path + ".rejected.jsonl" }
+
+func (p *planner) writeSidecar(snap safewrite.Snapshot) (string, error) {
+	side := SidecarPath(p.path)
+	var old []byte
+	var w *safewrite.Writer
+	if st, err := safewrite.Stat(side); err == nil {
+		if old, err = os.ReadFile(side); err != nil {
+			return "", err
+		}
+		w, err = safewrite.Begin(side, safewrite.Options{Snapshot: &st, DryRun: p.opts.DryRun, NoBackup: true})
+		if err != nil {
+			return "", err
+		}
+	} else {
+		w, err = safewrite.Create(side, safewrite.Options{DryRun: p.opts.DryRun, Mode: snap.Mode.Perm()})
+		if err != nil {
+			return "", err
+		}
+	}
+	w.Write(old)
+	at := p.opts.now().UTC().Format("2006-01-02T15:04:05Z")
+	for _, r := range p.rejects {
+		rec := rejectedLine{Sessctl: "rejected-line", File: filepath.Base(p.path), Line: r.line, Reason: r.reason, At: at}
+		if utf8.Valid(r.raw) {
+			rec.Text = string(r.raw)
+		} else {
+			rec.Base64 = base64.StdEncoding.EncodeToString(r.raw)
+		}
+		b, _ := json.Marshal(rec)
+		w.Write(append(b, '\n'))
+	}
+	if _, err := w.Commit(); err != nil {
+		return "", err
+	}
+	return side, nil
+}
