@@ -3,8 +3,8 @@ package app
 import (
 	"github.com/sessctl/sessctl/internal/cmd/check"
 	"github.com/sessctl/sessctl/internal/cmd/compactview"
-	repaircmd "github.com/sessctl/sessctl/internal/cmd/repair"
 	"github.com/sessctl/sessctl/internal/cmd/list"
+	repaircmd "github.com/sessctl/sessctl/internal/cmd/repair"
 	"github.com/sessctl/sessctl/internal/cmd/show"
 	"github.com/sessctl/sessctl/internal/cmd/tree"
 	"github.com/sessctl/sessctl/internal/cmdutil"

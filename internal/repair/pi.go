@@ -72,8 +72,8 @@ var ErrNeedsHeaderRebuild = errors.New("the file has no valid session header")
 
 // vline is one line of the repaired file.
 type vline struct {
-	orig   int    // original line number (1-based); 0 for new lines
-	off    int64  // original offset and length (with newline) of the line
+	orig   int   // original line number (1-based); 0 for new lines
+	off    int64 // original offset and length (with newline) of the line
 	n      int64
 	bytes  []byte // replacement bytes (nil: the original line unchanged)
 	edits  map[string]string
