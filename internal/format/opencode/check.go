@@ -108,15 +108,21 @@ func (s *Store) checkJSON() []Problem {
 		projectIDs[strings.TrimSuffix(n, ".json")] = true
 	}
 	projDirs, _ := subdirs(filepath.Join(j.Dir, "session"))
+	unreadable := map[string]bool{}
 	for _, pid := range projDirs {
 		names, _ := jsonNames(filepath.Join(j.Dir, "session", pid))
 		for _, n := range names {
 			id := strings.TrimSuffix(n, ".json")
-			sessionIDs[id] = filepath.Join(j.Dir, "session", pid, n)
+			path := filepath.Join(j.Dir, "session", pid, n)
+			sessionIDs[id] = path
 			sessionProject[id] = pid
+			// Its health is reported by Sessions() (read problems).
+			var v json.RawMessage
+			if decodeFile(path, &v) != nil {
+				unreadable[id] = true
+			}
 		}
 	}
-	// Session file health is reported by Sessions() (read problems).
 
 	messageIDs := map[string]bool{}
 	msgDirs, _ := subdirs(filepath.Join(j.Dir, "message"))
@@ -201,7 +207,7 @@ func (s *Store) checkJSON() []Problem {
 			}
 		}
 		for id, file := range sessionIDs {
-			if inDB[id] {
+			if inDB[id] || unreadable[id] {
 				continue
 			}
 			out = append(out, Problem{Code: CodeNotImported, Severity: SevWarning, Location: file, Session: id,

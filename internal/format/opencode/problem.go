@@ -1,15 +1,19 @@
 package opencode
 
-import "fmt"
+import (
+	"fmt"
 
-// Severity of a Problem.
-type Severity string
+	"github.com/sessctl/sessctl/internal/problem"
+)
+
+// Severity of a Problem (the shared problem.Severity).
+type Severity = problem.Severity
 
 // Severities.
 const (
-	SevError   Severity = "error"
-	SevWarning Severity = "warning"
-	SevInfo    Severity = "info"
+	SevError   = problem.Error
+	SevWarning = problem.Warning
+	SevInfo    = problem.Info
 )
 
 // Problem is one finding of Check (or of reading). Code is stable and meant
@@ -23,6 +27,12 @@ type Problem struct {
 	Session string `json:"session,omitempty"`
 	Message string `json:"message"`
 	Hint    string `json:"hint,omitempty"`
+}
+
+// Shared converts p to the shared problem shape: the session id goes to ID,
+// the hint to Fix, and the location is prefixed to the message.
+func (p Problem) Shared() problem.Problem {
+	return problem.Problem{Code: p.Code, Severity: p.Severity, ID: p.Session, Message: p.Location + ": " + p.Message, Fix: p.Hint}
 }
 
 func (p Problem) String() string {

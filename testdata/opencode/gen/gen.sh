@@ -40,11 +40,16 @@ for f in "$here"/exports/*.json; do
   id=$(sed -n 's/^    "id": "\(ses_[^"]*\)".*/\1/p' "$f" | head -n1)
   "$OPENCODE_BIN" export "$id" >"$out/export/$id.json"
 done
-# The database exactly as OpenCode left it. OpenCode does not always
-# checkpoint on exit, so recent rows may live only in opencode.db-wal: both
-# files are kept (the -shm index is rebuilt by SQLite from the WAL).
+# OpenCode does not always checkpoint on exit, so recent rows may live only
+# in opencode.db-wal. Fold the WAL into the copy (sqlite3 CLI) to keep the
+# fixture small; without sqlite3 the -wal file is kept next to it instead.
 cp "$work/data/opencode/opencode.db" "$out/opencode.db"
 if [[ -f "$work/data/opencode/opencode.db-wal" ]]; then
   cp "$work/data/opencode/opencode.db-wal" "$out/opencode.db-wal"
+  if command -v sqlite3 >/dev/null; then
+    sqlite3 "$out/opencode.db" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null
+    sqlite3 "$out/opencode.db" 'PRAGMA journal_mode=DELETE;' >/dev/null
+    rm -f "$out/opencode.db-wal" "$out/opencode.db-shm"
+  fi
 fi
 echo "wrote $out"
