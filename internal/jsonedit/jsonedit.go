@@ -384,3 +384,110 @@ func deleteIn(b []byte, o Object, key string) ([]byte, int) {
 	out = append(out, b[ms[len(ms)-1].ValEnd:]...)
 	return out, n
 }
+
+// Editor applies several edits to one object, validating the input once
+// (each package-level function validates its whole input, which costs a
+// full pass per call on long lines).
+type Editor struct {
+	b []byte
+	o Object
+}
+
+// NewEditor validates line as one JSON object (ErrNotObject otherwise).
+// The editor does not modify line; Bytes returns the result.
+func NewEditor(line []byte) (*Editor, error) {
+	o, err := Parse(line)
+	if err != nil {
+		return nil, err
+	}
+	return &Editor{b: line, o: o}, nil
+}
+
+func (e *Editor) reset(b []byte) {
+	e.b = b
+	e.o = members(b, e.o.Open)
+}
+
+// Bytes returns the current bytes (line itself if nothing was edited).
+func (e *Editor) Bytes() []byte { return e.b }
+
+// Object returns the current member offsets.
+func (e *Editor) Object() Object { return e.o }
+
+// Get returns the raw value of key (last occurrence).
+func (e *Editor) Get(key string) ([]byte, bool) {
+	m, ok := e.o.Lookup(key)
+	if !ok {
+		return nil, false
+	}
+	return e.b[m.ValueStart:m.ValEnd:m.ValEnd], true
+}
+
+// String returns the decoded string value of key, ok=false if absent or
+// not a string.
+func (e *Editor) String(key string) (string, bool) {
+	raw, ok := e.Get(key)
+	if !ok || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// GetPath is GetPath on the current bytes.
+func (e *Editor) GetPath(path ...string) ([]byte, bool) {
+	o, cur := e.o, e.b
+	for depth, k := range path {
+		m, ok := o.Lookup(k)
+		if !ok {
+			return nil, false
+		}
+		if depth == len(path)-1 {
+			return cur[m.ValueStart:m.ValEnd:m.ValEnd], true
+		}
+		if cur[m.ValueStart] != '{' {
+			return nil, false
+		}
+		o = members(cur, m.ValueStart)
+	}
+	return nil, false
+}
+
+// Set is Set on the current bytes.
+func (e *Editor) Set(key string, value []byte) error {
+	if err := checkValue(value); err != nil {
+		return err
+	}
+	e.reset(setIn(e.b, e.o, key, value))
+	return nil
+}
+
+// SetPath is SetPath on the current bytes.
+func (e *Editor) SetPath(value []byte, path ...string) error {
+	if len(path) == 0 {
+		return ErrEmptyPath
+	}
+	if err := checkValue(value); err != nil {
+		return err
+	}
+	b, err := setPath(e.b, e.o, value, path)
+	if err != nil {
+		return err
+	}
+	e.reset(b)
+	return nil
+}
+
+// Delete is Delete on the current bytes; it reports whether a member was
+// removed.
+func (e *Editor) Delete(key string) bool {
+	b, n := deleteIn(e.b, e.o, key)
+	if n == 0 {
+		return false
+	}
+	e.reset(b)
+	return true
+}

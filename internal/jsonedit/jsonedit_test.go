@@ -190,6 +190,23 @@ func FuzzEdit(f *testing.F) {
 			t.Fatalf("Get after Set = %q", g)
 		}
 
+		// The Editor gives the same bytes as the functions, edit by edit.
+		ed, err := NewEditor(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ed.Set(key, value); err != nil || string(ed.Bytes()) != string(set) {
+			t.Fatalf("Editor.Set = %q, Set = %q (%v)", ed.Bytes(), set, err)
+		}
+		want2, _, _ := Delete(set, "x")
+		ed.Delete("x")
+		if string(ed.Bytes()) != string(want2) {
+			t.Fatalf("Editor.Delete = %q, Delete = %q", ed.Bytes(), want2)
+		}
+		if g, ok := ed.Get(key); key != "x" && (!ok || string(g) != string(value)) {
+			t.Fatalf("Editor.Get = %q %v", g, ok)
+		}
+
 		del, _, err := Delete(line, key)
 		if err != nil {
 			t.Fatal(err)

@@ -158,21 +158,34 @@ func New(opts Options) *Migrator {
 	return &Migrator{opts: opts, header: -1, existing: map[string]bool{}, newIDs: map[int][]byte{}}
 }
 
-// classify reports how pi's loader sees a physical line. first says whether
-// no non-blank line came before (pi trims the whole content first, which
-// strips a leading BOM). It returns the JSON text (line minus a leading BOM
-// and the line terminator), whether it parsed, and whether it is blank.
-func classify(line []byte, first bool) (body []byte, offset int, parsed, blank bool) {
-	body = line
-	if first && bytes.HasPrefix(body, []byte("\xef\xbb\xbf")) {
-		body = body[3:]
-		offset = 3
+// classified is how pi's loader sees a physical line.
+type classified struct {
+	body   []byte // the line minus a leading BOM (kept in offset)
+	offset int
+	parsed bool             // JSON.parse succeeds
+	blank  bool             // only whitespace
+	obj    *jsonedit.Editor // non-nil for an object
+}
+
+// classify parses one physical line (validating it once). first says
+// whether no non-blank line came before: pi trims the whole content first,
+// which strips a BOM at the start of the file.
+func classify(line []byte, first bool) classified {
+	c := classified{body: line}
+	if first && bytes.HasPrefix(line, []byte("\xef\xbb\xbf")) {
+		c.body, c.offset = line[3:], 3
 	}
-	t := bytes.TrimSpace(body)
-	if len(t) == 0 {
-		return body, offset, false, true
+	switch firstByte(c.body) {
+	case 0:
+		c.blank = true
+	case '{':
+		if e, err := jsonedit.NewEditor(c.body); err == nil {
+			c.parsed, c.obj = true, e
+		}
+	default:
+		c.parsed = json.Valid(c.body)
 	}
-	return body, offset, json.Valid(body), false
+	return c
 }
 
 func firstByte(b []byte) byte {
@@ -204,9 +217,9 @@ func truthyValue(b []byte) bool {
 	return err != nil || (f != 0 && !math.IsNaN(f))
 }
 
-func isTitleSlot(body []byte) bool {
-	typ, _, _ := jsonedit.String(body, "type")
-	v, ok, _ := jsonedit.Get(body, "v")
+func isTitleSlot(e *jsonedit.Editor) bool {
+	typ, _ := e.String("type")
+	v, ok := e.Get("v")
 	return typ == "title" && ok && string(v) == "1"
 }
 
@@ -216,24 +229,24 @@ func (m *Migrator) Observe(line []byte) error {
 		return errors.New("migrate: Observe after Plan")
 	}
 	m.observed++
-	body, _, parsed, blank := classify(line, !m.seenFirst)
-	if !blank {
+	c := classify(line, !m.seenFirst)
+	if !c.blank {
 		m.seenFirst = true
 	}
-	if !parsed {
+	if !c.parsed {
 		return nil
 	}
-	isObj := firstByte(body) == '{'
+	isObj := c.obj != nil
 	info := entryInfo{object: isObj}
 	if isObj {
-		typ, _, _ := jsonedit.String(body, "type")
-		if len(m.entries) == 0 && m.header < 0 && m.headerErr == nil && typ == "title" && isTitleSlot(body) {
+		typ, _ := c.obj.String("type")
+		if len(m.entries) == 0 && typ == "title" && isTitleSlot(c.obj) {
 			// omp ≥ 16.3 title slot: peeled off before parsing.
 			return nil
 		}
 		info.session = typ == "session"
 		info.truthy = true
-		if raw, ok, _ := jsonedit.Get(body, "id"); ok {
+		if raw, ok := c.obj.Get("id"); ok {
 			info.oldID = append([]byte(nil), raw...)
 			var s string
 			if json.Unmarshal(raw, &s) == nil {
@@ -241,17 +254,16 @@ func (m *Migrator) Observe(line []byte) error {
 			}
 		}
 	} else {
-		info.truthy = truthyValue(body)
+		info.truthy = truthyValue(c.body)
 	}
 	if len(m.entries) == 0 {
 		// The first parsed value must be the header.
-		idRaw, hasID, _ := jsonedit.Get(body, "id")
-		if !isObj || !info.session || !hasID || idRaw[0] != '"' {
+		if !isObj || !info.session || info.oldID == nil || info.oldID[0] != '"' {
 			m.headerErr = ErrNoHeader
 		} else {
 			m.header = m.observed - 1
-			m.versionRaw, m.hasVersion, _ = jsonedit.Get(body, "version")
-			m.versionRaw = append([]byte(nil), m.versionRaw...)
+			v, ok := c.obj.Get("version")
+			m.versionRaw, m.hasVersion = append([]byte(nil), v...), ok
 		}
 	}
 	m.entries = append(m.entries, info)
@@ -380,12 +392,12 @@ func (m *Migrator) Line(line []byte) ([]byte, error) {
 	if m.line > m.observed {
 		return nil, errors.New("migrate: more lines in pass 2 than in pass 1")
 	}
-	body, off, parsed, blank := classify(line, !m.seenFirst)
-	if !blank {
+	c := classify(line, !m.seenFirst)
+	if !c.blank {
 		m.seenFirst = true
 	}
-	if !parsed {
-		if !blank && m.sum.Needed {
+	if !c.parsed {
+		if !c.blank && m.sum.Needed {
 			m.sum.KeptUnparsed++
 		}
 		return line, nil
@@ -411,16 +423,19 @@ func (m *Migrator) Line(line []byte) ([]byte, error) {
 		}
 		return line, nil
 	}
-	out, err := m.migrateObject(body, idx, info, phys)
-	if err != nil {
+	if c.obj == nil {
+		return nil, errors.New("migrate: lines differ between pass 1 and pass 2")
+	}
+	if err := m.migrateObject(c.obj, idx, info, phys); err != nil {
 		return nil, fmt.Errorf("line %d: %w", phys+1, err)
 	}
-	if bytes.Equal(out, body) {
+	out := c.obj.Bytes()
+	if bytes.Equal(out, c.body) {
 		return line, nil
 	}
 	m.sum.LinesChanged++
-	if off > 0 {
-		out = append(append([]byte(nil), line[:off]...), out...)
+	if c.offset > 0 {
+		out = append(append([]byte(nil), line[:c.offset]...), out...)
 	}
 	return out, nil
 }
@@ -431,64 +446,59 @@ func (m *Migrator) warn(s string) {
 	}
 }
 
-func (m *Migrator) migrateObject(b []byte, idx int, info entryInfo, phys int) ([]byte, error) {
-	var err error
+func (m *Migrator) migrateObject(e *jsonedit.Editor, idx int, info entryInfo, phys int) error {
 	if info.session {
 		// v1→v2 sets 2, v2→v3 sets 3: the key ends where the first
 		// assignment put it, holding 3.
-		b, err = jsonedit.Set(b, "version", []byte(strconv.Itoa(CurrentVersion)))
-		if err != nil {
-			return nil, err
+		if err := e.Set("version", []byte(strconv.Itoa(CurrentVersion))); err != nil {
+			return err
 		}
 		m.sum.HeadersUpdated++
-		return b, nil
+		return nil
 	}
+	typ, _ := e.String("type")
 	if m.v1to2 {
 		id := m.newID()
-		if b, err = jsonedit.Set(b, "id", id); err != nil {
-			return nil, err
+		if err := e.Set("id", id); err != nil {
+			return err
 		}
-		if b, err = jsonedit.Set(b, "parentId", m.prevID); err != nil {
-			return nil, err
+		if err := e.Set("parentId", m.prevID); err != nil {
+			return err
 		}
 		m.prevID = id
 		m.newIDs[idx] = id
 		m.sum.EntriesReIDed++
-		if typ, _, _ := jsonedit.String(b, "type"); typ == "compaction" {
-			if b, err = m.mapCompaction(b, idx, phys); err != nil {
-				return nil, err
+		if typ == "compaction" {
+			if err := m.mapCompaction(e, idx, phys); err != nil {
+				return err
 			}
 		}
 	}
-	if m.v2to3 {
-		if typ, _, _ := jsonedit.String(b, "type"); typ == "message" {
-			role, ok, _ := jsonedit.GetPath(b, "message", "role")
-			if ok && string(role) != "" {
-				var s string
-				if json.Unmarshal(role, &s) == nil && s == "hookMessage" {
-					if b, err = jsonedit.SetPath(b, []byte(`"custom"`), "message", "role"); err != nil {
-						return nil, err
-					}
-					m.sum.RolesRenamed++
+	if m.v2to3 && typ == "message" {
+		if role, ok := e.GetPath("message", "role"); ok && role[0] == '"' {
+			var s string
+			if json.Unmarshal(role, &s) == nil && s == "hookMessage" {
+				if err := e.SetPath([]byte(`"custom"`), "message", "role"); err != nil {
+					return err
 				}
+				m.sum.RolesRenamed++
 			}
 		}
 	}
-	return b, nil
+	return nil
 }
 
-func (m *Migrator) mapCompaction(b []byte, idx, phys int) ([]byte, error) {
-	raw, ok, _ := jsonedit.Get(b, "firstKeptEntryIndex")
+func (m *Migrator) mapCompaction(e *jsonedit.Editor, idx, phys int) error {
+	raw, ok := e.Get("firstKeptEntryIndex")
 	if !ok {
-		return b, nil
+		return nil
 	}
-	c := raw[0]
-	if c != '-' && (c < '0' || c > '9') {
+	if c := raw[0]; c != '-' && (c < '0' || c > '9') {
 		m.sum.IndexKept++
-		return b, nil // not a number: pi leaves it
+		return nil // not a number: pi leaves it
 	}
 	f, _ := strconv.ParseFloat(string(raw), 64)
-	var target []byte // nil = no assignment; "undefined" handled below
+	var target []byte
 	assign, undefined := false, false
 	if f == math.Trunc(f) && f >= 0 && f < float64(len(m.entries)) {
 		t := int(f)
@@ -500,6 +510,7 @@ func (m *Migrator) mapCompaction(b []byte, idx, phys int) ([]byte, error) {
 				undefined = true
 			case t <= idx:
 				target = m.newIDs[t]
+				m.sum.CompactionsMapped++
 			case ti.oldID != nil:
 				target = ti.oldID
 				m.sum.CompactionsDangling++
@@ -509,26 +520,20 @@ func (m *Migrator) mapCompaction(b []byte, idx, phys int) ([]byte, error) {
 			}
 		}
 	}
-	var err error
 	switch {
 	case assign && !undefined:
-		if b, err = jsonedit.Set(b, "firstKeptEntryId", target); err != nil {
-			return nil, err
-		}
-		if ti := m.entries[int(f)]; int(f) <= idx && ti.object {
-			m.sum.CompactionsMapped++
+		if err := e.Set("firstKeptEntryId", target); err != nil {
+			return err
 		}
 	case assign && undefined:
 		// JavaScript assigns undefined: the key disappears on stringify.
-		if b, _, err = jsonedit.Delete(b, "firstKeptEntryId"); err != nil {
-			return nil, err
-		}
+		e.Delete("firstKeptEntryId")
 		m.sum.CompactionsUnmapped++
 	default:
 		m.sum.CompactionsUnmapped++
 	}
-	b, _, err = jsonedit.Delete(b, "firstKeptEntryIndex")
-	return b, err
+	e.Delete("firstKeptEntryIndex")
+	return nil
 }
 
 // Summary returns the summary so far (complete after the last Line).
