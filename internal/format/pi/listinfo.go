@@ -1,15 +1,18 @@
 package pi
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
-	"github.com/valyala/fastjson"
 )
 
 // ListInfoVersion changes whenever ListInfo's results change for the same
@@ -96,6 +99,11 @@ func ReadListInfo(path string) (*ListInfo, error) {
 // ScanListInfo computes the listing summary from r; path is a dialect hint.
 // Modified stays zero when neither messages nor the header give a time
 // (ReadListInfo then uses the file's modification time).
+//
+// Lines are classified as the jsonl reader classifies them (blank,
+// malformed, torn tail, NUL run, non-object, object), but objects are not
+// parsed into trees: each line is validated with a fast scanner and the few
+// members the listing needs are picked out of the raw bytes.
 func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 	li := &ListInfo{}
 	var (
@@ -113,10 +121,26 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 		firstFound   bool
 		problems     = map[string]int{}
 	)
-	rd := jsonl.NewReader(r)
-	for rd.Next() {
-		rec := rd.Record()
-		switch rec.Kind {
+	ls := lineSplitter{br: bufio.NewReaderSize(r, jsonl.BufferSize)}
+	var val validator
+	for {
+		raw, nl, err := ls.next()
+		if err != nil {
+			return nil, err
+		}
+		if raw == nil {
+			break
+		}
+		ls.line++
+		body := raw
+		if ls.line == 1 && bytes.HasPrefix(body, jsonl.BOM) {
+			body = body[len(jsonl.BOM):]
+		}
+		if n := len(body); n > 0 && body[n-1] == '\r' {
+			body = body[:n-1]
+		}
+		kind := classify(&val, body, nl)
+		switch kind {
 		case jsonl.Blank:
 			continue
 		case jsonl.Malformed:
@@ -130,114 +154,101 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 			continue
 		}
 		if !headerDone {
-			if !parsedSeen && rec.Line == 1 && rec.Kind == jsonl.Object && rec.Str("type") == "title" {
-				slotTitle = rec.Str("title")
-				markers.omp = true
-				continue
-			}
-			parsedSeen = true
-			headerDone = true
-			if rec.Kind == jsonl.Object && rec.Str("type") == "session" {
-				li.HasHeader = true
-				id, ok := rec.StrOK("id")
-				li.ValidHeader = ok
-				li.ID = id
-				li.Cwd = rec.Str("cwd")
-				li.ParentSession = rec.Str("parentSession")
-				headerTitle = rec.Str("title")
-				if headerTitle != "" {
+			if kind == jsonl.Object {
+				f := &val.top
+				typ, _ := jsonl.String(f[kType])
+				if !parsedSeen && ls.line == 1 && typ == "title" {
+					slotTitle, _ = jsonString(f[kTitle])
 					markers.omp = true
+					continue
 				}
-				if ts, ok := rec.StrOK("timestamp"); ok {
-					li.Created = parseTime(ts)
+				if typ == "session" {
+					parsedSeen, headerDone = true, true
+					li.HasHeader = true
+					li.ID, li.ValidHeader = jsonString(f[kID])
+					li.Cwd, _ = jsonString(f[kCwd])
+					li.ParentSession, _ = jsonString(f[kParentSession])
+					headerTitle, _ = jsonString(f[kTitle])
+					if headerTitle != "" {
+						markers.omp = true
+					}
+					if ts, ok := jsonString(f[kTimestamp]); ok {
+						li.Created = parseTime(ts)
+					}
+					if !li.ValidHeader {
+						problems[problem.MissingHeader]++ // pi lists it, but cannot open it
+					}
+					continue
 				}
-				if !li.ValidHeader {
-					problems[problem.MissingHeader]++ // pi lists it, but cannot open it
-				}
-				continue
 			}
+			parsedSeen, headerDone = true, true
 			problems[problem.MissingHeader]++
 		}
-		if rec.Kind == jsonl.NonObject {
+		if kind == jsonl.NonObject {
 			problems[problem.NonObject]++
 			li.Entries++
 			continue
 		}
-		v := rec.Value
-		typ := strBytes(jsonl.Get(v, "type"))
-		if string(typ) == "session" {
+		f := &val.top
+		typ, _ := jsonString(f[kType])
+		if typ == "session" {
 			continue // a second header: not an entry
 		}
 		li.Entries++
-		if id, ok := key(jsonl.Get(v, "id")); ok {
-			ids[id] = struct{}{}
+		if f[kID] != nil {
+			ids[rawKey(f[kID])] = struct{}{}
 		}
-		if pv := jsonl.Get(v, "parentId"); pv != nil && truthyValue(pv) {
-			p, _ := key(pv)
-			parents = append(parents, p)
+		if jsonl.Truthy(f[kParentID]) {
+			parents = append(parents, rawKey(f[kParentID]))
 		}
-		switch string(typ) {
+		switch typ {
 		case "message":
 			li.Messages++
-			m := jsonl.Get(v, "message")
-			if m == nil || m.Type() != fastjson.TypeObject {
+			m := f[kMessage]
+			if len(m) == 0 || m[0] != '{' {
 				continue
 			}
-			role := strBytes(jsonl.Get(m, "role"))
-			content := jsonl.Get(m, "content")
-			if role == nil || content == nil || (string(role) != "user" && string(role) != "assistant") {
+			mf := &val.msg
+			role, ok := jsonString(mf[mRole])
+			if !ok || mf[mContent] == nil || (role != "user" && role != "assistant") {
 				continue
 			}
-			if ts := jsonl.Get(m, "timestamp"); ts != nil && ts.Type() == fastjson.TypeNumber {
-				f := ts.GetFloat64()
-				if !haveActivity || f > lastActivity {
-					lastActivity, haveActivity = f, true
+			if ts := mf[mTimestamp]; len(ts) > 0 && (ts[0] == '-' || (ts[0] >= '0' && ts[0] <= '9')) {
+				if x, err := strconv.ParseFloat(string(ts), 64); err == nil && (!haveActivity || x > lastActivity) {
+					lastActivity, haveActivity = x, true
 				}
-			} else if s, ok := valueString(jsonl.Get(v, "timestamp")); ok {
+			} else if s, ok := jsonString(f[kTimestamp]); ok {
 				if t := parseTime(s); !t.IsZero() {
-					f := float64(t.UnixMilli())
-					if !haveActivity || f > lastActivity {
-						lastActivity, haveActivity = f, true
+					x := float64(t.UnixMilli())
+					if !haveActivity || x > lastActivity {
+						lastActivity, haveActivity = x, true
 					}
 				}
 			}
-			if !firstFound && string(role) == "user" {
-				txt := textContent(content)
-				if strings.Contains(txt, `\u`) {
-					txt = textContentStd(rec.Body()) // fastjson keeps lone surrogate escapes as text
-				}
-				if txt != "" {
+			if !firstFound && role == "user" {
+				if txt := textContent(mf[mContent]); txt != "" {
 					li.FirstMessage = clipText(txt, MaxFirstMessage)
 					firstFound = true
 				}
 			}
 		case "session_info":
-			s, _ := valueString(jsonl.Get(v, "name"))
-			if strings.Contains(s, `\u`) {
-				var x struct{ Name any }
-				if json.Unmarshal(rec.Body(), &x) == nil {
-					s, _ = x.Name.(string)
-				}
-			}
+			s, _ := jsonString(f[kName])
 			sessionName = strings.TrimSpace(s)
 		case "title_change":
-			if s, ok := valueString(jsonl.Get(v, "title")); ok {
+			if s, ok := jsonString(f[kTitle]); ok {
 				changeTitle = s
 			}
 			markers.omp = true
 		case "context_change":
 			markers.xcsh = true
 		case "model_change":
-			if jsonl.Get(v, "model") != nil {
+			if f[kModel] != nil {
 				markers.omp = true
 			}
 		case "ttsr_injection", "mode_change", "session_init", "service_tier_change", "mcp_tool_selection",
 			"reset_boundary", "credential_pin", "model_usage", "archive":
 			markers.omp = true
 		}
-	}
-	if err := rd.Err(); err != nil {
-		return nil, err
 	}
 	if !headerDone {
 		problems[problem.MissingHeader]++
@@ -262,78 +273,138 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 	} else if !li.Created.IsZero() {
 		li.Modified = li.Created
 	}
-	f := &File{markers: markers}
-	li.Dialect = detectDialect("", path, f)
+	li.Dialect = detectDialect("", path, &File{markers: markers})
 	if len(problems) > 0 {
 		li.Problems = problems
 	}
 	return li, nil
 }
 
-// textContent is pi's extractTextContent: a string content as is, else the
-// text of the "text" blocks joined by a space.
-func textContent(c *fastjson.Value) string {
-	switch c.Type() {
-	case fastjson.TypeString:
-		b, _ := c.StringBytes()
-		return string(b)
-	case fastjson.TypeArray:
-		arr, _ := c.Array()
-		var parts []string
-		for _, b := range arr {
-			if b.Type() != fastjson.TypeObject || string(strBytes(jsonl.Get(b, "type"))) != "text" {
-				continue
-			}
-			t := jsonl.Get(b, "text")
-			switch {
-			case t == nil || t.Type() == fastjson.TypeNull:
-				parts = append(parts, "")
-			case t.Type() == fastjson.TypeString:
-				s, _ := t.StringBytes()
-				parts = append(parts, string(s))
-			default:
-				parts = append(parts, string(t.MarshalTo(nil)))
-			}
-		}
-		return strings.Join(parts, " ")
+// classify is the jsonl reader's line classification, validating with v
+// (which keeps the captured members of an object line).
+func classify(v *validator, b []byte, newline bool) jsonl.Kind {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
 	}
-	return ""
+	if i == len(b) {
+		return jsonl.Blank
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		return jsonl.NULRun
+	}
+	if !v.scan(b) {
+		if !newline {
+			return jsonl.TornTail
+		}
+		return jsonl.Malformed
+	}
+	if b[i] != '{' {
+		return jsonl.NonObject
+	}
+	return jsonl.Object
 }
 
-// textContentStd is textContent over encoding/json, which decodes lone
-// surrogate escapes to U+FFFD as JSON.parse + UTF-8 output would show them.
-func textContentStd(line []byte) string {
-	var x struct {
-		Message struct {
-			Content any `json:"content"`
-		} `json:"message"`
+// rawKey turns a raw JSON id into a map key: strings are their decoded
+// value, other values their raw text behind a NUL so they never collide.
+func rawKey(raw []byte) string {
+	if s, ok := jsonString(raw); ok {
+		return s
 	}
-	if json.Unmarshal(line, &x) != nil {
+	return "\x00" + string(raw)
+}
+
+// jsonString decodes a raw JSON string as JSON.parse would (lone surrogate
+// escapes become U+FFFD).
+func jsonString(raw []byte) (string, bool) {
+	return jsonl.String(raw)
+}
+
+// lineSplitter yields the physical lines of a reader without a length cap.
+type lineSplitter struct {
+	br       *bufio.Reader
+	overflow []byte
+	line     int
+	done     bool
+}
+
+// next returns the next line without its newline, whether it had one, and
+// nil at the end.
+func (l *lineSplitter) next() ([]byte, bool, error) {
+	if l.done {
+		return nil, false, nil
+	}
+	if cap(l.overflow) > 4*jsonl.BufferSize {
+		l.overflow = nil
+	}
+	line, err := l.br.ReadSlice('\n')
+	if err == nil {
+		return line[:len(line)-1], true, nil
+	}
+	if errors.Is(err, bufio.ErrBufferFull) {
+		l.overflow = append(l.overflow[:0], line...)
+		for {
+			line, err = l.br.ReadSlice('\n')
+			l.overflow = append(l.overflow, line...)
+			if err == nil {
+				return l.overflow[:len(l.overflow)-1], true, nil
+			}
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				line = l.overflow
+				break
+			}
+		}
+	}
+	l.done = true
+	if !errors.Is(err, io.EOF) {
+		return nil, false, err
+	}
+	if len(line) == 0 {
+		return nil, false, nil
+	}
+	return line, false, nil
+}
+
+// textContent is pi's extractTextContent over a raw content value: a
+// string as is, else the text of the "text" blocks joined by a space.
+// encoding/json decodes lone surrogate escapes to U+FFFD, as JSON.parse
+// followed by UTF-8 output shows them.
+func textContent(raw []byte) string {
+	if len(raw) == 0 {
 		return ""
 	}
-	switch c := x.Message.Content.(type) {
-	case string:
-		return c
-	case []any:
-		var parts []string
-		for _, b := range c {
-			m, ok := b.(map[string]any)
-			if !ok || m["type"] != "text" {
-				continue
-			}
-			switch t := m["text"].(type) {
-			case string:
-				parts = append(parts, t)
-			case nil:
-				parts = append(parts, "")
-			default:
-				j, _ := json.Marshal(t)
+	if raw[0] == '"' {
+		s, _ := jsonString(raw)
+		return s
+	}
+	if raw[0] != '[' {
+		return ""
+	}
+	var parts []string
+	jsonl.Elements(raw, func(b []byte) bool {
+		if len(b) == 0 || b[0] != '{' {
+			return true
+		}
+		f := jsonl.Fields(b, "type", "text")
+		if t, _ := jsonString(f[0]); t != "text" {
+			return true
+		}
+		switch t := f[1]; {
+		case t == nil || string(t) == "null":
+			parts = append(parts, "")
+		case t[0] == '"':
+			s, _ := jsonString(t)
+			parts = append(parts, s)
+		default:
+			var x any
+			if json.Unmarshal(t, &x) == nil {
+				j, _ := json.Marshal(x)
 				parts = append(parts, string(j))
 			}
 		}
-		return strings.Join(parts, " ")
-	}
-	return ""
+		return true
+	})
+	return strings.Join(parts, " ")
 }
 
 // clipText cuts s to at most n bytes at a rune boundary, adding "…".

@@ -1,6 +1,7 @@
 package pi
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -140,4 +142,34 @@ func TestClipText(t *testing.T) {
 	assert.Equal(t, "abc", clipText("abc", 3))
 	assert.Equal(t, "ab…", clipText("abcd", 2))
 	assert.Equal(t, "a…", clipText("aé", 2), "never cuts inside a rune")
+}
+
+// FuzzValidJSON checks the listing's fast validator against encoding/json
+// (strict RFC 8259, as JSON.parse), within the nesting limit. (fastjson,
+// which the jsonl reader uses, accepts raw control characters in strings
+// that contain escapes; JSON.parse and this validator reject them.)
+func FuzzValidJSON(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":1}`, `[1,2,{"b":"c\n"}]`, `{"a":"\u00e9\ud800"}`, `{"a":tru}`, `{"a":01}`, `{"a":1.}`,
+		`{"a":-0.5e+3}`, `{"a":"x` + "\t" + `"}`, `{"a" : [ ] , "b" : { } }`, `"s"`, `42`, `null`, `{"a":"\x"}`, `{"a":1}{"b":2}`,
+		`{"a":"` + strings.Repeat("abcdefgh", 5) + `\"` + strings.Repeat("z", 17) + `"}`, strings.Repeat("[", 301) + strings.Repeat("]", 301),
+		`{"type":"message","message":{"role":"user","content":"hi","timestamp":1}}`, `{"a":1,}`, `{,}`, `{"a"}`, `-`, `1e`, `{"\u0061":2}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if bytes.IndexByte(b, 0) >= 0 || bytes.IndexByte(b, '\n') >= 0 {
+			return // NUL runs and newlines are split off before validation
+		}
+		if bytes.Count(b, []byte("["))+bytes.Count(b, []byte("{")) > maxDepth {
+			return
+		}
+		got := classify(&validator{}, b, true)
+		if len(bytes.Trim(b, " \t\r\n")) == 0 {
+			require.Equal(t, jsonl.Blank, got)
+			return
+		}
+		require.Equal(t, json.Valid(b), got != jsonl.Malformed, "%q: %s", b, got)
+		if got != jsonl.Malformed {
+			require.Equal(t, jsonl.Classify(b, false, true).String(), got.String(), "%q", b)
+		}
+	})
 }
