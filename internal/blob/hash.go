@@ -1,6 +1,7 @@
 package blob
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 )
@@ -89,6 +90,9 @@ func (h Hash) String() string {
 	}
 	return string(b[:])
 }
+
+// Sum returns the hash naming a blob with content data.
+func Sum(data []byte) Hash { return Hash(sha256.Sum256(data)) }
 
 // Ref returns the reference string "blob:sha256:<hex>".
 func (h Hash) Ref() string { return RefPrefix + h.String() }

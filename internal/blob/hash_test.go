@@ -65,6 +65,9 @@ func TestParseRefAccepts(t *testing.T) {
 		t.Fatalf("decoded bytes %x", h[:8])
 	}
 	sum := sha256.Sum256([]byte("hello"))
+	if Sum([]byte("hello")) != Hash(sum) || Sum([]byte("hello")).String() != "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824" {
+		t.Fatalf("Sum(hello) = %s", Sum([]byte("hello")))
+	}
 	h2, err := ParseHex(Hash(sum).String())
 	if err != nil || h2 != Hash(sum) {
 		t.Fatalf("ParseHex round trip: %v %v", h2, err)
