@@ -55,8 +55,10 @@ func runClaude(opts *Options, ref session.Ref) error {
 	}
 	subs := f.LinkSubagents(files)
 	if opts.JSON {
-		j := t.JSON(ref.Path, mode, choice, subs)
-		return render.JSON(opts.IO.Out, j, opts.IO.IsStdoutTTY())
+		if opts.IO.IsStdoutTTY() {
+			return render.JSON(opts.IO.Out, t.JSON(ref.Path, mode, choice, subs), true)
+		}
+		return t.WriteJSON(opts.IO.Out, ref.Path, mode, choice, subs)
 	}
 	v := f.View(t, subs)
 	defer v.Close()

@@ -186,6 +186,7 @@ type File struct {
 	lastTS     int64
 	bom        bool
 	sideOnly   bool
+	choice     *LeafChoice
 	problems   []Problem
 	counts     map[string]int
 }

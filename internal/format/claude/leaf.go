@@ -338,68 +338,56 @@ func (f *File) Leaf(m LeafMode) (string, error) {
 
 func (f *File) uuidOf(nd int32) string { return f.ids.str(f.lines[f.nLast[nd]].uuid) }
 
-// LeafModes runs every mode and reports whether they disagree.
+// LeafModes runs every mode and reports whether they disagree. The result
+// is computed once per File.
 func (f *File) LeafModes() LeafChoice {
+	if f.choice != nil {
+		return *f.choice
+	}
 	c := LeafChoice{Modes: map[LeafMode]string{}}
-	nodes := map[LeafMode]int32{}
-	for _, m := range AllLeafModes {
+	nodes := make([]int32, len(AllLeafModes))
+	for k, m := range AllLeafModes {
 		nd, src := f.leafNode(m)
 		if m == LeafLastPrompt {
 			c.Source = src
 		}
-		nodes[m] = nd
+		nodes[k] = nd
+		c.Modes[m] = ""
 		if nd >= 0 {
 			c.Modes[m] = f.uuidOf(nd)
-		} else {
-			c.Modes[m] = ""
 		}
 	}
 	// compare conversations: climb each to user/assistant
 	conv := map[int32]bool{}
-	for _, m := range AllLeafModes {
-		conv[f.climb(nodes[m])] = true
+	for _, nd := range nodes {
+		conv[f.climb(nd)] = true
 	}
-	if len(conv) <= 1 {
-		return c
-	}
-	c.Disagree = true
-	// for each mode, how many records on the other modes' paths it misses
-	paths := map[LeafMode]map[int32]bool{}
-	for _, m := range AllLeafModes {
-		set := map[int32]bool{}
-		for _, nd := range f.ancestry(nodes[m]) {
-			set[nd] = true
+	if len(conv) > 1 {
+		c.Disagree = true
+		// one bit per mode on every record of its path
+		mark := make([]uint8, len(f.nFirst))
+		for k, nd := range nodes {
+			bit := uint8(1) << k
+			for nd >= 0 && mark[nd]&bit == 0 {
+				mark[nd] |= bit
+				nd = f.lparent(nd)
+			}
 		}
-		paths[m] = set
-	}
-	c.Lost = map[LeafMode]int{}
-	for _, m := range AllLeafModes {
-		missing := map[int32]bool{}
-		for _, o := range AllLeafModes {
-			for nd := range paths[o] {
-				if !paths[m][nd] {
-					missing[nd] = true
+		all := uint8(1)<<len(nodes) - 1
+		c.Lost = map[LeafMode]int{}
+		for _, x := range mark {
+			if x == 0 || x == all {
+				continue
+			}
+			for k, m := range AllLeafModes {
+				if x&(1<<k) == 0 {
+					c.Lost[m]++
 				}
 			}
 		}
-		if len(missing) > 0 {
-			c.Lost[m] = len(missing)
-		}
 	}
+	f.choice = &c
 	return c
-}
-
-// ancestry is the loader's parent walk from nd (leaf first), stopping at a
-// cycle.
-func (f *File) ancestry(nd int32) []int32 {
-	var out []int32
-	seen := map[int32]bool{}
-	for nd >= 0 && !seen[nd] {
-		seen[nd] = true
-		out = append(out, nd)
-		nd = f.lparent(nd)
-	}
-	return out
 }
 
 // resolveLeaf turns a leaf uuid (or "" for the default mode) into a node.

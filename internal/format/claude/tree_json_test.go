@@ -1,0 +1,31 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The streamed JSON equals the built one.
+func TestTreeWriteJSONMatches(t *testing.T) {
+	for _, p := range []string{filepath.Join(shapes, "cycle.jsonl"), filepath.Join(shapes, "progress-legacy.jsonl"),
+		filepath.Join(shopDir(), "dddddddd-0000-4000-8000-000000000001.jsonl")} {
+		f, err := Open(p)
+		require.NoError(t, err)
+		tr, err := f.Tree("")
+		require.NoError(t, err)
+		files, err := FindSubagents(p)
+		require.NoError(t, err)
+		subs := f.LinkSubagents(files)
+		want, err := json.Marshal(tr.JSON(p, LeafLastPrompt, f.LeafModes(), subs))
+		require.NoError(t, err)
+		var got bytes.Buffer
+		require.NoError(t, tr.WriteJSON(&got, p, LeafLastPrompt, f.LeafModes(), subs))
+		assert.JSONEq(t, string(want), got.String())
+		f.Close()
+	}
+}
