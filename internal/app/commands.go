@@ -3,6 +3,7 @@ package app
 import (
 	"github.com/sessctl/sessctl/internal/cmd/check"
 	"github.com/sessctl/sessctl/internal/cmd/compactview"
+	"github.com/sessctl/sessctl/internal/cmd/list"
 	repaircmd "github.com/sessctl/sessctl/internal/cmd/repair"
 	"github.com/sessctl/sessctl/internal/cmd/show"
 	"github.com/sessctl/sessctl/internal/cmd/tree"
@@ -12,6 +13,7 @@ import (
 
 // Registered commands, one line each. A command that is not ready is not listed.
 func init() {
+	register(func(f *cmdutil.Factory) *cobra.Command { return list.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return show.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return tree.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return compactview.NewCmd(f, nil) })

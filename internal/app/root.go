@@ -11,7 +11,9 @@ import (
 	"strings"
 
 	"github.com/sessctl/sessctl/internal/cmdutil"
+	"github.com/sessctl/sessctl/internal/discover"
 	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/session"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 )
@@ -57,6 +59,9 @@ func printError(w io.Writer, cmd *cobra.Command, err error) {
 
 // NewRootCmd builds the command tree.
 func NewRootCmd(f *cmdutil.Factory) *cobra.Command {
+	if f.Resolver == nil {
+		f.Resolver = func() session.Resolver { return discoverResolver(f) }
+	}
 	var (
 		colorMode  string
 		configPath string
@@ -172,6 +177,20 @@ func loadConfig(getenv func(string) string, explicit string, none bool) (*viper.
 		return nil, fmt.Errorf("config file %s: %w", path, err)
 	}
 	return v, nil
+}
+
+// discoverResolver looks session ids and id prefixes up across all roots
+// (environment, config `roots:`), through the list cache.
+func discoverResolver(f *cmdutil.Factory) session.Resolver {
+	var get discover.ConfigGetter
+	if f.Config != nil {
+		get = f.Config.Get
+	}
+	opts, err := discover.OptionsFrom(f.Getenv, get)
+	if err != nil {
+		return func(string) ([]session.Ref, error) { return nil, err }
+	}
+	return discover.Resolver(opts)
 }
 
 func newExitCodesTopic() *cobra.Command {

@@ -1,0 +1,448 @@
+// Package list implements `sessctl list`: every session of every agent,
+// newest first.
+package list
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+	"github.com/sessctl/sessctl/internal/cmdutil"
+	"github.com/sessctl/sessctl/internal/discover"
+	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/render"
+	"github.com/spf13/cobra"
+)
+
+// Options are the inputs of list.
+type Options struct {
+	IO      *iostreams.IOStreams
+	Factory *cmdutil.Factory
+	JSON    bool
+
+	Agents      []string
+	Project     string
+	AllProjects bool
+	Since       string
+	Sort        string
+	Limit       int
+	NoCache     bool
+	Roots       []string
+
+	// Now is the clock (tests pin it).
+	Now func() time.Time
+	// Getwd is the current directory (for --project .).
+	Getwd func() (string, error)
+}
+
+// NewCmd builds the list command. runF replaces the run function in tests.
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{IO: f.IO, Factory: f, Now: time.Now, Getwd: os.Getwd}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the sessions of all agents, newest first",
+		Long: `List every session file of every agent found on this machine: pi, oh-my-pi,
+xcsh and Claude Code, plus the roots named in the config file and with
+--root. One row per session: agent, short id, title (the session's name, else
+its first user prompt), project (the cwd written in the file), messages,
+size, last activity and status ("ok" or the number of problems the reader
+saw: torn tail, malformed lines, NUL bytes, missing header, orphans).
+
+On a terminal the rows form a table with relative times and titles cut to the
+width. Piped, each row is tab-separated with no header and nothing cut:
+agent, id, title, project, messages, bytes, modified (RFC 3339), status, path.
+--json prints an array of objects (see docs/list.md for the fields).
+
+Every other command accepts what list shows: a path, a full id or a unique
+id prefix.
+
+Summaries are cached in $XDG_CACHE_HOME/sessctl/list-cache.json, keyed by
+path, size and modification time; --no-cache reads every file again.
+Unreadable files and folders are reported on stderr; list still exits 0.`,
+		Example: `  sessctl list
+  sessctl list --agent pi --agent omp --since 7d
+  sessctl list --project . --sort size --limit 20
+  sessctl list --root pi=/backup/pi-sessions --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.JSON = f.JSON
+			for _, a := range opts.Agents {
+				if _, ok := discover.Lookup(a); !ok {
+					return cmdutil.FlagErrorf("unknown --agent %q (kinds: %s)", a, strings.Join(discover.Agents(), ", "))
+				}
+			}
+			switch opts.Sort {
+			case "modified", "created", "size", "messages":
+			default:
+				return cmdutil.FlagErrorf("invalid --sort %q: use modified, created, size or messages", opts.Sort)
+			}
+			if opts.Limit < 0 {
+				return cmdutil.FlagErrorf("--limit must not be negative")
+			}
+			if opts.Since != "" {
+				if _, err := ParseSince(opts.Since, time.Now()); err != nil {
+					return cmdutil.FlagErrorf("%v", err)
+				}
+			}
+			if !cmd.Flags().Changed("no-cache") && f.Config != nil && f.Config.GetBool("no-cache") {
+				opts.NoCache = true
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Run(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringSliceVar(&opts.Agents, "agent", nil, "Only these agents (repeatable): "+strings.Join(discover.Agents(), ", "))
+	fl.StringVar(&opts.Project, "project", "", "Only sessions whose cwd is `PATH` or below (. = current directory)")
+	fl.BoolVar(&opts.AllProjects, "all-projects", true, "Sessions of all projects (--all-projects=false: current directory only)")
+	fl.StringVar(&opts.Since, "since", "", "Only sessions active since `DURATION|DATE` (30m, 12h, 7d, 2w, 2026-01-31, RFC 3339)")
+	fl.StringVar(&opts.Sort, "sort", "modified", "Sort by modified, created, size or messages (newest/largest first)")
+	fl.IntVar(&opts.Limit, "limit", 0, "Show at most `N` sessions (0 = all)")
+	fl.BoolVar(&opts.NoCache, "no-cache", false, "Read every file again; do not use or update the list cache")
+	fl.StringArrayVar(&opts.Roots, "root", nil, "Extra session root `KIND=PATH` (repeatable), e.g. pi=/mnt/old/.pi/agent/sessions")
+	return cmd
+}
+
+// Run runs list.
+func Run(opts *Options) error {
+	f := opts.Factory
+	var get discover.ConfigGetter
+	if f.Config != nil {
+		get = f.Config.Get
+	}
+	sopts, err := discover.OptionsFrom(f.Getenv, get)
+	if err != nil {
+		return err
+	}
+	for _, spec := range opts.Roots {
+		r, err := discover.ParseRoot(spec, sopts.Env)
+		if err != nil {
+			return cmdutil.FlagErrorf("--root: %v", err)
+		}
+		sopts.Extra = append(sopts.Extra, r)
+	}
+	if opts.NoCache {
+		sopts.Cache = ""
+	}
+	sopts.Agents = opts.Agents
+	stop := startProgress(opts.IO, &sopts)
+	res := discover.Scan(sopts)
+	stop()
+	for _, w := range res.Warnings {
+		fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s\n", render.EscapeLine(w.Error()))
+	}
+
+	sessions, err := filter(opts, res.Sessions)
+	if err != nil {
+		return err
+	}
+	discover.SortSessions(sessions, opts.Sort)
+	if opts.Limit > 0 && len(sessions) > opts.Limit {
+		sessions = sessions[:opts.Limit]
+	}
+	switch {
+	case opts.JSON:
+		if sessions == nil {
+			sessions = []*discover.Session{}
+		}
+		return render.JSON(opts.IO.Out, sessions, opts.IO.IsStdoutTTY())
+	case opts.IO.IsStdoutTTY():
+		return writeTable(opts, sessions)
+	}
+	return writeTSV(opts.IO.Out, sessions)
+}
+
+func filter(opts *Options, in []*discover.Session) ([]*discover.Session, error) {
+	project := opts.Project
+	if project == "" && !opts.AllProjects {
+		project = "."
+	}
+	var prefixes []string
+	if project != "" {
+		p := project
+		if p == "." || !filepath.IsAbs(p) {
+			wd, err := opts.Getwd()
+			if err != nil {
+				return nil, err
+			}
+			p = filepath.Join(wd, p)
+		}
+		p = filepath.Clean(p)
+		prefixes = append(prefixes, p)
+		if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+			prefixes = append(prefixes, real)
+		}
+	}
+	var since time.Time
+	if opts.Since != "" {
+		t, err := ParseSince(opts.Since, opts.Now())
+		if err != nil {
+			return nil, cmdutil.FlagErrorf("%v", err)
+		}
+		since = t
+	}
+	var out []*discover.Session
+	for _, s := range in {
+		if len(prefixes) > 0 && !underAny(s.Cwd, prefixes) {
+			continue
+		}
+		if !since.IsZero() && s.Modified.Before(since) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func underAny(cwd string, prefixes []string) bool {
+	if cwd == "" {
+		return false
+	}
+	c := filepath.Clean(cwd)
+	for _, p := range prefixes {
+		if c == p || strings.HasPrefix(c, strings.TrimSuffix(p, string(filepath.Separator))+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseSince parses --since: a duration back from now (Go durations plus
+// d and w units: 90m, 12h, 7d, 2w) or a date/time (2006-01-02, RFC 3339).
+func ParseSince(s string, now time.Time) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+		return t, nil
+	}
+	if n := len(s); n > 1 && (s[n-1] == 'd' || s[n-1] == 'w') {
+		if v, err := strconv.ParseFloat(s[:n-1], 64); err == nil && v >= 0 {
+			unit := 24 * time.Hour
+			if s[n-1] == 'w' {
+				unit *= 7
+			}
+			return now.Add(-time.Duration(v * float64(unit))), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, fmt.Errorf("invalid --since %q: use a duration (30m, 12h, 7d, 2w) or a date (2026-01-31 or RFC 3339)", s)
+}
+
+func status(s *discover.Session) string {
+	if s.Problems == 0 {
+		return "ok"
+	}
+	return strconv.Itoa(s.Problems)
+}
+
+func tsvField(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '\t', '\n', '\r':
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+func writeTSV(out io.Writer, ss []*discover.Session) error {
+	w := bufio.NewWriterSize(out, 1<<16)
+	for _, s := range ss {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n",
+			s.Agent, tsvField(s.ID), tsvField(s.Title), tsvField(s.Cwd), s.Messages, s.Bytes,
+			s.Modified.UTC().Format(time.RFC3339), status(s), tsvField(s.Path))
+	}
+	return w.Flush()
+}
+
+func writeTable(opts *Options, ss []*discover.Session) error {
+	if len(ss) == 0 {
+		fmt.Fprintln(opts.IO.ErrOut, "No sessions found.")
+		return nil
+	}
+	st := render.NewStyles(opts.IO)
+	now := opts.Now()
+	home := opts.Factory.Getenv("HOME")
+	type row struct{ agent, id, title, project, msgs, size, when, status string }
+	rows := make([]row, len(ss))
+	fixed := [7]int{len("AGENT"), len("ID"), len("PROJECT"), len("MSGS"), len("SIZE"), len("ACTIVITY"), len("STATUS")}
+	for i, s := range ss {
+		r := row{
+			agent:   s.Agent,
+			id:      render.EscapeLine(s.ShortID()),
+			title:   render.EscapeLine(s.Title),
+			project: render.EscapeLine(shortenHome(s.Cwd, home)),
+			msgs:    strconv.Itoa(s.Messages),
+			size:    render.HumanBytes(s.Bytes),
+			when:    Relative(now, s.Modified),
+			status:  status(s),
+		}
+		if r.status != "ok" {
+			r.status += " problems"
+			if s.Problems == 1 {
+				r.status = "1 problem"
+			}
+		}
+		if r.title == "" {
+			r.title = "(untitled)"
+		}
+		r.project = cutLeft(r.project, 40)
+		for k, v := range []string{r.agent, r.id, r.project, r.msgs, r.size, r.when, r.status} {
+			if n := len([]rune(v)); n > fixed[k] {
+				fixed[k] = n
+			}
+		}
+		rows[i] = r
+	}
+	used := 0
+	for _, n := range fixed {
+		used += n + 2 // cell padding
+	}
+	titleW := opts.IO.TerminalWidth() - used - 2
+	if titleW < 12 {
+		titleW = 12
+	}
+	t := tablewriter.NewTable(opts.IO.Out,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders: tw.BorderNone,
+			Settings: tw.Settings{
+				Separators: tw.SeparatorsNone,
+				Lines:      tw.LinesNone,
+			},
+		})),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithTrimSpace(tw.Off),
+	)
+	t.Header("AGENT", "ID", "TITLE", "PROJECT", "MSGS", "SIZE", "ACTIVITY", "STATUS")
+	for _, r := range rows {
+		stat := st.OK.Sprint(r.status)
+		if r.status != "ok" {
+			stat = st.Warn.Sprint(r.status)
+		}
+		if err := t.Append([]string{r.agent, r.id, render.Truncate(r.title, titleW), st.Dim.Sprint(r.project), r.msgs, r.size, r.when, stat}); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}
+
+func shortenHome(p, home string) string {
+	if home == "" || p == "" {
+		return p
+	}
+	home = filepath.Clean(home)
+	if p == home {
+		return "~"
+	}
+	if strings.HasPrefix(p, home+string(filepath.Separator)) {
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
+// cutLeft keeps the last n runes of s, with a leading "…".
+func cutLeft(s string, n int) string {
+	rs := []rune(s)
+	if len(rs) <= n {
+		return s
+	}
+	return "…" + string(rs[len(rs)-n+1:])
+}
+
+// Relative formats t relative to now: "just now", "3 minutes ago", "2 days
+// ago"; older than a year, the date.
+func Relative(now, t time.Time) string {
+	d := now.Sub(t)
+	if d < 0 {
+		if d > -time.Minute {
+			return "just now"
+		}
+		return "in the future"
+	}
+	unit := func(n int64, one string) string {
+		if n == 1 {
+			return "1 " + one + " ago"
+		}
+		return fmt.Sprintf("%d %ss ago", n, one)
+	}
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return unit(int64(d/time.Minute), "minute")
+	case d < 24*time.Hour:
+		return unit(int64(d/time.Hour), "hour")
+	case d < 30*24*time.Hour:
+		return unit(int64(d/(24*time.Hour)), "day")
+	case d < 365*24*time.Hour:
+		return unit(int64(d/(30*24*time.Hour)), "month")
+	}
+	return t.Local().Format("2006-01-02")
+}
+
+// startProgress shows "Scanning sessions: n/total" on a terminal stderr
+// when the scan takes longer than half a second; the returned func ends it.
+func startProgress(io *iostreams.IOStreams, sopts *discover.Options) func() {
+	if !io.IsStderrTTY() || io.Quiet() {
+		return func() {}
+	}
+	var mu sync.Mutex
+	var done, total int
+	sopts.Progress = func(d, t int) {
+		mu.Lock()
+		done, total = d, t
+		mu.Unlock()
+	}
+	stopc := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		shown := false
+		timer := time.NewTimer(500 * time.Millisecond)
+		defer timer.Stop()
+		select {
+		case <-stopc:
+			return
+		case <-timer.C:
+		}
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			mu.Lock()
+			d, t := done, total
+			mu.Unlock()
+			if t > 0 {
+				fmt.Fprintf(io.ErrOut, "\r\x1b[KScanning sessions: %d/%d files", d, t)
+				shown = true
+			}
+			select {
+			case <-stopc:
+				if shown {
+					fmt.Fprint(io.ErrOut, "\r\x1b[K")
+				}
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() {
+		close(stopc)
+		<-finished
+	}
+}

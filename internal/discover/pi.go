@@ -1,0 +1,168 @@
+package discover
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sessctl/sessctl/internal/format/pi"
+)
+
+// The pi family: pi-mono, oh-my-pi and xcsh (docs/list.md lists the rules;
+// /work/shared/reference/pi-format.md §1.1 has the sources).
+func init() {
+	Register(Provider{Agent: "pi", Format: "pi", Order: 10, Version: pi.ListInfoVersion,
+		Roots: piRoots, Files: piFiles, Info: piInfo("pi")})
+	Register(Provider{Agent: "omp", Format: "pi", Order: 20, Version: pi.ListInfoVersion,
+		Roots: ompRoots("omp", ".omp"), Files: piFiles, Info: piInfo("omp")})
+	Register(Provider{Agent: "xcsh", Format: "pi", Order: 30, Version: pi.ListInfoVersion,
+		Roots: ompRoots("xcsh", ".xcsh"), Files: piFiles, Info: piInfo("xcsh")})
+}
+
+// piRoots: $PI_CODING_AGENT_SESSION_DIR (pi ≥ 1.5), else
+// ($PI_CODING_AGENT_DIR or ~/.pi/agent)/sessions.
+func piRoots(env Env) []Root {
+	if d := env.Get("PI_CODING_AGENT_SESSION_DIR"); d != "" {
+		return []Root{{Agent: "pi", Path: env.ExpandHome(d), Source: "$PI_CODING_AGENT_SESSION_DIR"}}
+	}
+	if d := env.Get("PI_CODING_AGENT_DIR"); d != "" {
+		return []Root{{Agent: "pi", Path: filepath.Join(env.ExpandHome(d), "sessions"), Source: "$PI_CODING_AGENT_DIR"}}
+	}
+	if h := env.Home(); h != "" {
+		return []Root{{Agent: "pi", Path: filepath.Join(h, ".pi", "agent", "sessions"), Source: "default"}}
+	}
+	return nil
+}
+
+// ompRoots: ~/.omp/agent/sessions (the ".omp" name overridable with
+// $PI_CONFIG_DIR for omp), and $XDG_DATA_HOME/<app>/sessions when
+// $XDG_DATA_HOME/<app> exists, as oh-my-pi moves sessions there. An
+// explicit $PI_CODING_AGENT_DIR is pi's (listed once, as pi).
+func ompRoots(app, dir string) func(Env) []Root {
+	return func(env Env) []Root {
+		var out []Root
+		name, src := dir, "default"
+		if app == "omp" {
+			if d := env.Get("PI_CONFIG_DIR"); d != "" {
+				name, src = d, "$PI_CONFIG_DIR"
+			}
+		}
+		if h := env.Home(); h != "" {
+			out = append(out, Root{Agent: app, Path: filepath.Join(h, name, "agent", "sessions"), Source: src})
+		}
+		if dh := env.DataHome(); dh != "" {
+			if st, err := os.Stat(filepath.Join(dh, app)); err == nil && st.IsDir() {
+				out = append(out, Root{Agent: app, Path: filepath.Join(dh, app, "sessions"), Source: "$XDG_DATA_HOME"})
+			}
+		}
+		return out
+	}
+}
+
+// piFiles lists *.jsonl files below a pi-family sessions folder: the
+// per-project folders (whatever their naming style) and, below them, nested
+// subagent transcripts. Symlinked folders and files are followed.
+func piFiles(root string, warn func(string, error)) []string {
+	return walkJSONL(root, 6, warn)
+}
+
+func piInfo(agent string) func(string, os.FileInfo) (*Session, error) {
+	return func(path string, st os.FileInfo) (*Session, error) {
+		li, err := pi.ReadListInfo(path)
+		if err != nil {
+			return nil, err
+		}
+		s := &Session{
+			Agent: agent, Format: "pi", Dialect: string(li.Dialect), ID: li.ID, Path: path,
+			Cwd: li.Cwd, FirstMessage: li.FirstMessage, Messages: li.Messages, Entries: li.Entries,
+			Bytes: st.Size(), Modified: li.Modified, MTime: st.ModTime(),
+			Problems: li.ProblemCount(), ProblemCodes: li.Problems,
+		}
+		if s.ID == "" {
+			s.ID = IDFromFileName(path)
+		}
+		if !li.Created.IsZero() {
+			c := li.Created
+			s.Created = &c
+		}
+		if li.ParentSession != "" {
+			p := li.ParentSession
+			s.ParentSession = &p
+		}
+		src := "name"
+		if agent != "pi" || li.Dialect != pi.DialectPi {
+			src = "title"
+		}
+		s.Title, s.TitleSource = titleFrom(li.Name, src, li.FirstMessage)
+		if s.Modified.IsZero() {
+			s.Modified = st.ModTime()
+		}
+		s.Modified = s.Modified.UTC().Truncate(time.Millisecond)
+		// A nested transcript <dir>/<x>.jsonl whose <dir>.jsonl is a
+		// session file is a subagent of that session (oh-my-pi).
+		if parent := filepath.Dir(path) + ".jsonl"; parent != ".jsonl" {
+			if pst, err := os.Stat(parent); err == nil && pst.Mode().IsRegular() {
+				s.SubagentOf = parent
+			}
+		}
+		return s, nil
+	}
+}
+
+// walkJSONL returns the *.jsonl files below root, at most depth folders
+// down, following symlinks (each folder visited once, so symlink loops end).
+// Folders that cannot be read are reported through warn.
+func walkJSONL(root string, depth int, warn func(string, error)) []string {
+	var out []string
+	seen := map[fileKey]bool{}
+	var walk func(dir string, d int)
+	walk = func(dir string, d int) {
+		st, err := os.Stat(dir)
+		if err != nil {
+			warn(dir, err)
+			return
+		}
+		if k, ok := keyOf(st); ok {
+			if seen[k] {
+				return
+			}
+			seen[k] = true
+		}
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			warn(dir, err)
+			return
+		}
+		for _, e := range ents {
+			name := e.Name()
+			p := filepath.Join(dir, name)
+			typ := e.Type()
+			if typ&os.ModeSymlink != 0 {
+				tst, err := os.Stat(p)
+				if err != nil {
+					if strings.HasSuffix(name, ".jsonl") {
+						warn(p, err) // a dangling session link
+					}
+					continue
+				}
+				typ = tst.Mode().Type()
+			}
+			switch {
+			case typ.IsDir():
+				if d > 0 && !strings.HasPrefix(name, ".") {
+					walk(p, d-1)
+				}
+			case typ.IsRegular() && strings.HasSuffix(name, ".jsonl") && !skipName(name):
+				out = append(out, p)
+			}
+		}
+	}
+	walk(root, depth)
+	return out
+}
+
+// skipName leaves out files that are not sessions: sessctl's own sidecars.
+func skipName(name string) bool {
+	return strings.HasSuffix(name, ".rejected.jsonl")
+}

@@ -1,0 +1,267 @@
+// Package discover finds the session files of every supported agent the way
+// each agent finds them, and summarises each file for `sessctl list` and for
+// session-id lookups.
+//
+// Each agent kind is a Provider registered from its own file: it says where
+// the agent keeps its sessions (from the environment, the home folder and
+// the config), which files below a root are sessions, and how to summarise
+// one file quickly. Adding an agent is one file with one Register call.
+package discover
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Env is what providers may look at to find roots. Discovery never reads
+// the process environment directly: tests point HOME and the agents'
+// variables at fixtures through Getenv.
+type Env struct {
+	Getenv func(string) string
+}
+
+// Get returns the variable or "".
+func (e Env) Get(k string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(k)
+}
+
+// Home is $HOME (or the user's home directory when HOME is unset and the
+// environment is the process's own).
+func (e Env) Home() string {
+	if h := e.Get("HOME"); h != "" {
+		return h
+	}
+	if e.Getenv == nil {
+		h, _ := os.UserHomeDir()
+		return h
+	}
+	return ""
+}
+
+// ExpandHome expands a leading "~" or "~/" with $HOME, as the agents do.
+func (e Env) ExpandHome(p string) string {
+	switch {
+	case p == "~":
+		return e.Home()
+	case strings.HasPrefix(p, "~/"):
+		return filepath.Join(e.Home(), p[2:])
+	}
+	return p
+}
+
+// DataHome is $XDG_DATA_HOME or ~/.local/share.
+func (e Env) DataHome() string {
+	if x := e.Get("XDG_DATA_HOME"); x != "" {
+		return x
+	}
+	if h := e.Home(); h != "" {
+		return filepath.Join(h, ".local", "share")
+	}
+	return ""
+}
+
+// CacheHome is $XDG_CACHE_HOME or ~/.cache.
+func (e Env) CacheHome() string {
+	if x := e.Get("XDG_CACHE_HOME"); x != "" {
+		return x
+	}
+	if h := e.Home(); h != "" {
+		return filepath.Join(h, ".cache")
+	}
+	return ""
+}
+
+// Root is a folder holding one agent's sessions.
+type Root struct {
+	Agent  string `json:"agent"`
+	Path   string `json:"path"`
+	Source string `json:"source"` // where it came from: "default", "$VAR", "config", "--root"
+	// Explicit roots (config, --root) are reported when missing; default
+	// roots that do not exist are skipped silently.
+	Explicit bool `json:"explicit,omitempty"`
+}
+
+// Provider is one agent kind.
+type Provider struct {
+	// Agent is the kind name used in --agent, --root KIND=PATH and output.
+	Agent string
+	// Format is the session.Format of its files ("pi", "claude", …).
+	Format string
+	// Roots returns the default roots from the environment. It may return
+	// folders that do not exist.
+	Roots func(env Env) []Root
+	// Files lists the session files below a root. It reports unreadable
+	// folders through warn and keeps going.
+	Files func(root string, warn func(path string, err error)) []string
+	// Info summarises one file. path is the file; st is its stat.
+	Info func(path string, st os.FileInfo) (*Session, error)
+	// Version is bumped when Info's results change for the same bytes
+	// (it is part of the cache key).
+	Version int
+	// Order sorts providers (lower first): when two roots are the same
+	// folder, the provider with the lower order keeps it.
+	Order int
+}
+
+var (
+	mu        sync.Mutex
+	providers = map[string]*Provider{}
+)
+
+// Register adds a provider. It panics on a duplicate agent name.
+func Register(p Provider) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := providers[p.Agent]; dup {
+		panic("discover: duplicate provider " + p.Agent)
+	}
+	pp := p
+	providers[p.Agent] = &pp
+}
+
+// Providers returns the registered providers in order.
+func Providers() []*Provider {
+	mu.Lock()
+	defer mu.Unlock()
+	out := make([]*Provider, 0, len(providers))
+	for _, p := range providers {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Order != out[j].Order {
+			return out[i].Order < out[j].Order
+		}
+		return out[i].Agent < out[j].Agent
+	})
+	return out
+}
+
+// Lookup returns the provider of an agent kind.
+func Lookup(agent string) (*Provider, bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	p, ok := providers[strings.ToLower(agent)]
+	return p, ok
+}
+
+// Agents returns the registered agent kinds in order.
+func Agents() []string {
+	var out []string
+	for _, p := range Providers() {
+		out = append(out, p.Agent)
+	}
+	return out
+}
+
+// ParseRoot parses a KIND=PATH root specification (from --root).
+func ParseRoot(spec string, env Env) (Root, error) {
+	kind, path, ok := strings.Cut(spec, "=")
+	if !ok || kind == "" || path == "" {
+		return Root{}, fmt.Errorf("invalid root %q: use KIND=PATH (kinds: %s)", spec, strings.Join(Agents(), ", "))
+	}
+	p, found := Lookup(kind)
+	if !found {
+		return Root{}, fmt.Errorf("invalid root %q: unknown agent kind %q (kinds: %s)", spec, kind, strings.Join(Agents(), ", "))
+	}
+	return Root{Agent: p.Agent, Path: env.ExpandHome(path), Source: "--root", Explicit: true}, nil
+}
+
+// ConfigRoots reads the `roots:` config value: a list of {agent, path}
+// maps. Anything else is an error naming the bad entry.
+func ConfigRoots(v any, env Env) ([]Root, error) {
+	if v == nil {
+		return nil, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("config: roots must be a list of {agent: KIND, path: PATH}")
+	}
+	var out []Root
+	for i, item := range list {
+		m, ok := item.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("config: roots[%d] must be a map with agent and path", i)
+		}
+		agent, _ := m["agent"].(string)
+		path, _ := m["path"].(string)
+		if agent == "" || path == "" {
+			return nil, fmt.Errorf("config: roots[%d] needs both agent and path", i)
+		}
+		p, found := Lookup(agent)
+		if !found {
+			return nil, fmt.Errorf("config: roots[%d]: unknown agent kind %q (kinds: %s)", i, agent, strings.Join(Agents(), ", "))
+		}
+		out = append(out, Root{Agent: p.Agent, Path: env.ExpandHome(path), Source: "config", Explicit: true})
+	}
+	return out, nil
+}
+
+// DefaultRoots returns the roots of the given agent kinds (all when empty)
+// from the environment, followed by extra roots of those kinds.
+func DefaultRoots(env Env, agents []string, extra []Root) []Root {
+	want := func(a string) bool {
+		if len(agents) == 0 {
+			return true
+		}
+		for _, x := range agents {
+			if strings.EqualFold(x, a) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []Root
+	for _, p := range Providers() {
+		if !want(p.Agent) || p.Roots == nil {
+			continue
+		}
+		for _, r := range p.Roots(env) {
+			if r.Path != "" {
+				out = append(out, r)
+			}
+		}
+	}
+	for _, r := range extra {
+		if want(r.Agent) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ConfigGetter reads a config key (viper's Get); nil means no config.
+type ConfigGetter func(key string) any
+
+// OptionsFrom builds scan options from the environment and the config
+// (`roots:` entries, `no-cache`), with the default cache file.
+func OptionsFrom(getenv func(string) string, get ConfigGetter) (Options, error) {
+	env := Env{Getenv: getenv}
+	opts := Options{Env: env, Cache: CacheFile(env)}
+	if get == nil {
+		return opts, nil
+	}
+	roots, err := ConfigRoots(get("roots"), env)
+	if err != nil {
+		return opts, err
+	}
+	opts.Extra = roots
+	switch v := get("no-cache").(type) {
+	case bool:
+		if v {
+			opts.Cache = ""
+		}
+	case string:
+		if b, err := strconv.ParseBool(v); err == nil && b {
+			opts.Cache = ""
+		}
+	}
+	return opts, nil
+}

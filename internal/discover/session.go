@@ -1,0 +1,81 @@
+package discover
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Session is one listed session file. Its JSON form is what
+// `sessctl list --json` prints (see docs/list.md).
+type Session struct {
+	Agent  string `json:"agent"`
+	Format string `json:"format"`
+	// Dialect is the pi-family dialect (pi, omp, xcsh) found in the file.
+	Dialect string `json:"dialect,omitempty"`
+	// ID is the session id from the file (header id; Claude: the file name
+	// uuid). Files without one get the id from their file name.
+	ID   string `json:"id"`
+	Path string `json:"path"`
+	Root string `json:"root"`
+	// Cwd is the project folder written in the file (never decoded from the
+	// folder name).
+	Cwd string `json:"cwd"`
+	// Title is the session's name or title when it has one, else the first
+	// line of the first user message.
+	Title        string `json:"title"`
+	TitleSource  string `json:"titleSource,omitempty"` // name, title, first-message, …
+	FirstMessage string `json:"firstMessage"`
+	Messages     int    `json:"messages"`
+	Entries      int    `json:"entries"`
+	Bytes        int64  `json:"bytes"`
+	// Created is when the session started (null when unknown).
+	Created *time.Time `json:"created"`
+	// Modified is the last activity (see docs/list.md), never null.
+	Modified time.Time `json:"modified"`
+	// MTime is the file's modification time.
+	MTime time.Time `json:"mtime"`
+	// ParentSession is the session this one was forked from (a path), null
+	// when none.
+	ParentSession *string `json:"parentSession"`
+	// SubagentOf is the session file a nested subagent transcript belongs to.
+	SubagentOf string `json:"subagentOf,omitempty"`
+	// Problems is the number of problems the reader saw; ProblemCodes
+	// counts them by code (torn-tail, malformed-line, …).
+	Problems     int            `json:"problems"`
+	ProblemCodes map[string]int `json:"problemCodes,omitempty"`
+}
+
+// ShortID is the first 8 characters of the id.
+func (s *Session) ShortID() string {
+	if len(s.ID) > 8 {
+		return s.ID[:8]
+	}
+	return s.ID
+}
+
+// IDFromFileName derives a session id from a file name: pi-family files are
+// named <timestamp>_<id>.jsonl, Claude files <uuid>.jsonl.
+func IDFromFileName(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	if i := strings.LastIndexByte(base, '_'); i >= 0 && i+1 < len(base) {
+		return base[i+1:]
+	}
+	return base
+}
+
+// titleFrom picks a title: the name, else the first non-empty line of the
+// first message, whitespace collapsed.
+func titleFrom(name, nameSource, first string) (string, string) {
+	if n := oneLine(name); n != "" {
+		return n, nameSource
+	}
+	for _, l := range strings.Split(first, "\n") {
+		if t := oneLine(l); t != "" {
+			return t, "first-message"
+		}
+	}
+	return "", ""
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
