@@ -6,6 +6,7 @@
 package pi
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -90,6 +91,9 @@ type File struct {
 	Labels map[string]string
 	// Name is the latest session_info name (pi) or the header/slot title (omp).
 	Name string
+	// BlobDir is the blob store oh-my-pi and xcsh image references resolve
+	// against ("" when none was given or found beside the file).
+	BlobDir string
 
 	markers dialectMarkers
 }
@@ -101,6 +105,9 @@ type dialectMarkers struct {
 // Options tune Open.
 type Options struct {
 	Dialect Dialect // "" = detect
+	// BlobDir is the blob store for oh-my-pi and xcsh image references;
+	// "" uses the one beside the sessions folder (see BlobDir).
+	BlobDir string
 }
 
 // Open indexes the file at path.
@@ -127,132 +134,218 @@ func Open(path string, opts Options) (*File, error) {
 
 // Read indexes a session file from r. path is used for dialect detection
 // and for reading lines back later.
+//
+// pi files are read line by line, as pi's loader does. oh-my-pi and xcsh
+// parse the file as a stream of JSON values (Bun's JSONL parser): a record may
+// span lines and a good value keeps its place even when garbage follows it on
+// the same line. When the dialect is known before reading (given, or from the
+// path) such files are read that way in one pass; when it is only recognised
+// afterwards and the line-based pass met lines the two parsers may see
+// differently, a seekable r is read again.
 func Read(r io.Reader, path string, opts Options) (*File, error) {
-	f := &File{Path: path, Index: tree.New(tree.LastWins, 1024), Labels: map[string]string{}}
-	intern := map[string]string{}
-	in := func(b []byte) string {
-		if s, ok := intern[string(b)]; ok {
-			return s
+	d := opts.Dialect
+	if d == "" {
+		d = pathDialect(path)
+	}
+	if d == DialectOmp || d == DialectXcsh {
+		return readStream(r, path, opts, d)
+	}
+	rd := newReader(path, opts, d)
+	lr := jsonl.NewReader(r)
+	for lr.Next() {
+		rd.take(lr.Record())
+	}
+	if err := lr.Err(); err != nil {
+		return nil, err
+	}
+	f := rd.finish()
+	if (f.Dialect == DialectOmp || f.Dialect == DialectXcsh) && rd.sensitive {
+		if s, ok := r.(io.Seeker); ok {
+			if _, err := s.Seek(0, io.SeekStart); err == nil {
+				return readStream(r, path, opts, f.Dialect)
+			}
 		}
-		s := string(b)
-		intern[s] = s
+	}
+	return f, nil
+}
+
+// reader builds a File from records, one at a time.
+type reader struct {
+	f          *File
+	dialect    Dialect // known before reading, or "" (then pi rules apply while reading)
+	intern     map[string]string
+	parsedSeen bool
+	size       int64
+	// sensitive is set when a record was met that oh-my-pi or xcsh read
+	// differently from pi (bad lines, a title slot, a later header, null).
+	sensitive bool
+	explicit  Dialect
+}
+
+func newReader(path string, opts Options, d Dialect) *reader {
+	f := &File{Path: path, Index: tree.New(tree.LastWins, 1024), Labels: map[string]string{}, BlobDir: opts.BlobDir}
+	if f.BlobDir == "" {
+		f.BlobDir = BlobDir(path)
+	}
+	return &reader{f: f, dialect: d, intern: map[string]string{}, explicit: opts.Dialect}
+}
+
+func (rd *reader) in(b []byte) string {
+	if s, ok := rd.intern[string(b)]; ok {
 		return s
 	}
-	rd := jsonl.NewReader(r)
-	parsedSeen := false
-	var size int64
-	for rd.Next() {
-		rec := rd.Record()
-		size = rec.Offset + rec.Len()
-		if rec.BOM {
-			f.add(problem.Problem{Code: problem.BOM, Severity: problem.Warning, Line: rec.Line,
-				Message: "file starts with a UTF-8 byte order mark", Fix: "sessctl repair removes it"})
-		}
-		switch rec.Kind {
-		case jsonl.Blank:
-			continue
-		case jsonl.Malformed:
-			f.add(problem.Problem{Code: problem.MalformedLine, Severity: problem.Error, Line: rec.Line,
-				Message: "line is not valid JSON; the agent skips it", Fix: "sessctl repair moves it to a .rejected.jsonl sidecar"})
-			continue
-		case jsonl.TornTail:
-			f.add(problem.Problem{Code: problem.TornTail, Severity: problem.Error, Line: rec.Line,
-				Message: fmt.Sprintf("last line is cut off (%d bytes, no newline); the agent drops it", len(rec.Raw)),
-				Fix:     "sessctl repair moves it to a .rejected.jsonl sidecar"})
-			continue
-		case jsonl.NULRun:
-			f.add(problem.Problem{Code: problem.NULRun, Severity: problem.Error, Line: rec.Line,
-				Message: "line contains NUL bytes (zero-filled after a crash?); the agent skips it", Fix: "sessctl repair removes the NUL bytes"})
-			continue
-		}
-		// A parsed value (object or not).
-		if f.Header == nil && f.HeaderErr == nil {
-			if !parsedSeen && rec.Line == 1 && rec.Kind == jsonl.Object && rec.Str("type") == "title" {
+	s := string(b)
+	rd.intern[s] = s
+	return s
+}
+
+// take adds one record.
+func (rd *reader) take(rec *jsonl.Record) {
+	f := rd.f
+	rd.size = rec.Offset + rec.Len()
+	if rec.BOM {
+		f.add(problem.Problem{Code: problem.BOM, Severity: problem.Warning, Line: rec.Line,
+			Message: "file starts with a UTF-8 byte order mark", Fix: "sessctl repair removes it"})
+	}
+	switch rec.Kind {
+	case jsonl.Blank:
+		return
+	case jsonl.Malformed:
+		rd.sensitive = true
+		f.add(problem.Problem{Code: problem.MalformedLine, Severity: problem.Error, Line: rec.Line,
+			Message: "line is not valid JSON; the agent skips it", Fix: "sessctl repair moves it to a .rejected.jsonl sidecar"})
+		return
+	case jsonl.TornTail:
+		rd.sensitive = true
+		f.add(problem.Problem{Code: problem.TornTail, Severity: problem.Error, Line: rec.Line,
+			Message: fmt.Sprintf("last line is cut off (%d bytes, no newline); the agent drops it", len(rec.Raw)),
+			Fix:     "sessctl repair moves it to a .rejected.jsonl sidecar"})
+		return
+	case jsonl.NULRun:
+		rd.sensitive = true
+		f.add(problem.Problem{Code: problem.NULRun, Severity: problem.Error, Line: rec.Line,
+			Message: "line contains NUL bytes (zero-filled after a crash?); the agent skips it", Fix: "sessctl repair removes the NUL bytes"})
+		return
+	}
+	ompFamily := rd.dialect == DialectOmp || rd.dialect == DialectXcsh
+	// A parsed value (object or not).
+	if f.Header == nil && f.HeaderErr == nil {
+		if !rd.parsedSeen && rec.Line == 1 && rec.Kind == jsonl.Object && rec.Str("type") == "title" {
+			rd.sensitive = true
+			slot := true
+			switch rd.dialect {
+			case DialectXcsh:
+				slot = false // O14 knows no title slot: the line is entries[0]
+			case DialectOmp:
+				slot = validTitleSlot(rec)
+			}
+			if slot {
 				f.TitleSlot = &TitleSlot{Line: rec.Line, Title: rec.Str("title"), Raw: append([]byte(nil), rec.Raw...)}
 				f.markers.omp = true
-				continue
-			}
-			parsedSeen = true
-			if h, err := parseHeader(rec); err != nil {
-				f.HeaderErr = fmt.Errorf("line %d: %w", rec.Line, err)
-				f.add(problem.Problem{Code: problem.MissingHeader, Severity: problem.Error, Line: rec.Line,
-					Message: "no valid session header: " + err.Error(),
-					Fix:     "sessctl repair --rebuild-header rebuilds it from the file name"})
-			} else {
-				f.Header = h
-				if h.Title != "" {
-					f.markers.omp = true
-				}
-				continue
+				return
 			}
 		}
-		if rec.Kind == jsonl.NonObject {
+		rd.parsedSeen = true
+		if h, err := parseHeader(rec); err != nil {
+			if rd.dialect == DialectXcsh && rec.Line == 1 && rec.Str("type") == "title" {
+				err = fmt.Errorf("line 1 is an oh-my-pi title slot, which xcsh does not know: it finds no session header (and would replace the file with a new one)")
+			}
+			f.HeaderErr = fmt.Errorf("line %d: %w", rec.Line, err)
+			f.add(problem.Problem{Code: problem.MissingHeader, Severity: problem.Error, Line: rec.Line,
+				Message: "no valid session header: " + err.Error(),
+				Fix:     "sessctl repair --rebuild-header rebuilds it from the file name"})
+		} else {
+			f.Header = h
+			if h.Title != "" {
+				f.markers.omp = true
+			}
+			return
+		}
+	}
+	if rec.Kind == jsonl.NonObject {
+		isNull := string(bytes.TrimSpace(rec.Body())) == "null"
+		if isNull {
+			rd.sensitive = true
+		}
+		if isNull && ompFamily && f.HeaderErr == nil {
+			f.HeaderErr = fmt.Errorf("line %d holds JSON null: %s fails to load the file (null is not an object)", rec.Line, rd.dialect)
+			f.add(problem.Problem{Code: problem.NonObject, Severity: problem.Error, Line: rec.Line,
+				Message: fmt.Sprintf("line holds a JSON null; %s cannot open the file", rd.dialect),
+				Fix:     "sessctl repair moves it to a .rejected.jsonl sidecar"})
+		} else {
 			f.add(problem.Problem{Code: problem.NonObject, Severity: problem.Error, Line: rec.Line,
 				Message: fmt.Sprintf("line holds a JSON %s, not an object; the agent keeps it as an entry without id", nonObjectName(rec.Body())),
 				Fix:     "sessctl repair moves it to a .rejected.jsonl sidecar"})
-			f.addEntry(Entry{Offset: rec.Offset, Len: rec.Len(), Line: int32(rec.Line), NoID: true}, noIDKey, "", false)
-			continue
 		}
-		v := rec.Value
-		typ := in(strBytes(jsonl.Get(v, "type")))
-		if typ == "session" {
+		f.addEntry(Entry{Offset: rec.Offset, Len: rec.Len(), Line: int32(rec.Line), NoID: true}, noIDKey, "", false)
+		return
+	}
+	v := rec.Value
+	typ := rd.in(strBytes(jsonl.Get(v, "type")))
+	if typ == "session" {
+		rd.sensitive = true
+		if rd.dialect != DialectOmp {
 			f.add(problem.Problem{Code: problem.ExtraHeader, Severity: problem.Warning, Line: rec.Line,
 				Message: "a second session header; the agent ignores it"})
-			continue
+			return
 		}
-		e := Entry{Type: typ, Offset: rec.Offset, Len: rec.Len(), Line: int32(rec.Line)}
-		idv := jsonl.Get(v, "id")
-		id, hasID := key(idv)
-		e.NullID = idv != nil && idv.Type() == fastjson.TypeNull
-		if !hasID {
-			e.NoID = true
-			id = noIDKey
+		f.add(problem.Problem{Code: problem.ExtraHeader, Severity: problem.Warning, Line: rec.Line,
+			Message: "a second session header; oh-my-pi keeps it as an entry (the last one in the file becomes the resume point)"})
+	}
+	e := Entry{Type: typ, Offset: rec.Offset, Len: rec.Len(), Line: int32(rec.Line)}
+	idv := jsonl.Get(v, "id")
+	id, hasID := key(idv)
+	e.NullID = idv != nil && idv.Type() == fastjson.TypeNull
+	if !hasID {
+		e.NoID = true
+		id = noIDKey
+	}
+	parent, hasParent := key(jsonl.Get(v, "parentId"))
+	if hasParent {
+		pv := jsonl.Get(v, "parentId")
+		hasParent = truthyValue(pv)
+	}
+	switch typ {
+	case "message":
+		if m := jsonl.Get(v, "message"); m != nil {
+			e.Role = rd.in(strBytes(jsonl.Get(m, "role")))
 		}
-		parent, hasParent := key(jsonl.Get(v, "parentId"))
-		if hasParent {
-			pv := jsonl.Get(v, "parentId")
-			hasParent = truthyValue(pv)
-		}
-		switch typ {
-		case "message":
-			if m := jsonl.Get(v, "message"); m != nil {
-				e.Role = in(strBytes(jsonl.Get(m, "role")))
-			}
-		case "label":
-			target, _ := key(jsonl.Get(v, "targetId"))
-			if lv := jsonl.Get(v, "label"); lv != nil && truthyValue(lv) {
-				if s, ok := valueString(lv); ok {
-					f.Labels[target] = s
-				} else {
-					f.Labels[target] = string(lv.MarshalTo(nil))
-				}
+	case "label":
+		target, _ := key(jsonl.Get(v, "targetId"))
+		if lv := jsonl.Get(v, "label"); lv != nil && truthyValue(lv) {
+			if s, ok := valueString(lv); ok {
+				f.Labels[target] = s
 			} else {
-				delete(f.Labels, target)
+				f.Labels[target] = string(lv.MarshalTo(nil))
 			}
-		case "session_info":
-			if s, ok := valueString(jsonl.Get(v, "name")); ok {
-				if t := strings.TrimSpace(s); t != "" {
-					f.Name = t
-				}
+		} else {
+			delete(f.Labels, target)
+		}
+	case "session_info":
+		if s, ok := valueString(jsonl.Get(v, "name")); ok {
+			if t := strings.TrimSpace(s); t != "" {
+				f.Name = t
 			}
-		case "context_change":
-			f.markers.xcsh = true
-		case "model_change":
-			if jsonl.Get(v, "model") != nil {
-				f.markers.omp = true
-			}
-		case "ttsr_injection", "mode_change", "session_init", "service_tier_change", "mcp_tool_selection",
-			"title_change", "reset_boundary", "credential_pin", "model_usage", "archive":
+		}
+	case "context_change":
+		f.markers.xcsh = true
+	case "model_change":
+		if jsonl.Get(v, "model") != nil {
 			f.markers.omp = true
 		}
-		f.addEntry(e, id, parent, hasParent)
+	case "ttsr_injection", "mode_change", "session_init", "service_tier_change", "mcp_tool_selection",
+		"title_change", "reset_boundary", "credential_pin", "model_usage", "archive":
+		f.markers.omp = true
 	}
-	if err := rd.Err(); err != nil {
-		return nil, err
-	}
-	f.Size = size
+	f.addEntry(e, id, parent, hasParent)
+}
+
+// finish completes the index after the last record.
+func (rd *reader) finish() *File {
+	f := rd.f
+	f.Size = rd.size
 	if f.Header == nil && f.HeaderErr == nil {
-		if parsedSeen || f.TitleSlot != nil {
+		if rd.parsedSeen || f.TitleSlot != nil {
 			f.HeaderErr = fmt.Errorf("no session header line")
 		} else {
 			f.HeaderErr = fmt.Errorf("the file holds no JSON lines")
@@ -260,16 +353,27 @@ func Read(r io.Reader, path string, opts Options) (*File, error) {
 		f.add(problem.Problem{Code: problem.MissingHeader, Severity: problem.Error,
 			Message: "no valid session header: " + f.HeaderErr.Error()})
 	}
-	if f.Name == "" && f.Header != nil && f.Header.Title != "" {
-		f.Name = f.Header.Title
+	explicit := rd.explicit
+	if explicit == "" {
+		explicit = rd.dialect
 	}
-	if f.TitleSlot != nil && f.TitleSlot.Title != "" {
+	f.Dialect = detectDialect(explicit, f.Path, f)
+	if f.Dialect == DialectOmp && f.TitleSlot != nil && f.Header != nil {
+		// oh-my-pi folds the slot into the header: an empty slot title
+		// deletes the header's title.
+		f.Header.Title = f.TitleSlot.Title
 		f.Name = f.TitleSlot.Title
+	} else {
+		if f.Name == "" && f.Header != nil && f.Header.Title != "" {
+			f.Name = f.Header.Title
+		}
+		if f.TitleSlot != nil && f.TitleSlot.Title != "" {
+			f.Name = f.TitleSlot.Title
+		}
 	}
 	f.Index.Finish()
-	f.Dialect = detectDialect(opts.Dialect, path, f)
 	f.structuralProblems()
-	return f, nil
+	return f
 }
 
 const noIDKey = "\x00no-id"
@@ -380,18 +484,28 @@ func detectDialect(explicit Dialect, path string, f *File) Dialect {
 	if explicit != "" {
 		return explicit
 	}
-	p := "/" + strings.ReplaceAll(path, "\\", "/")
+	if d := pathDialect(path); d != "" {
+		return d
+	}
 	switch {
-	case strings.Contains(p, "/.xcsh/"):
-		return DialectXcsh
-	case strings.Contains(p, "/.omp/"), strings.Contains(p, "/omp/sessions/"):
-		return DialectOmp
 	case f.markers.xcsh:
 		return DialectXcsh
 	case f.markers.omp:
 		return DialectOmp
 	}
 	return DialectPi
+}
+
+// pathDialect recognises the agents' own session folders, or returns "".
+func pathDialect(path string) Dialect {
+	p := "/" + strings.ReplaceAll(path, "\\", "/")
+	switch {
+	case strings.Contains(p, "/.xcsh/"):
+		return DialectXcsh
+	case strings.Contains(p, "/.omp/"), strings.Contains(p, "/omp/sessions/"):
+		return DialectOmp
+	}
+	return ""
 }
 
 // structuralProblems adds the tree-level findings.
