@@ -40,7 +40,9 @@
 // bare blob plus its sidecars) whose hash is unreferenced and whose files
 // are all older than the grace period. It fails closed: if any session file
 // or directory could not be read during the mark, nothing is deleted unless
-// the caller sets IgnoreUnreadable. Before deleting, Apply re-walks the
+// the caller sets IgnoreUnreadable (a file listed by the walk that is gone
+// when it is opened is not an error: it was renamed or deleted, and the
+// re-walk below sees what replaced it). Before deleting, Apply re-walks the
 // session roots and rescans every session file that is new or whose
 // identity, size or mtime changed since it was scanned, and re-checks each
 // blob file's identity, size and mtime. The grace period protects blobs

@@ -375,3 +375,41 @@ func TestPlanAndReportJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestVanishedFileIsNotUnreadable(t *testing.T) {
+	f := newFixture(t)
+	f.build()
+	// A temp file (as written by an atomic rewrite) is listed by the walk
+	// and renamed into place before it is opened.
+	// Named to sort after the other files, so one worker reaches it last.
+	tmp := filepath.Join(f.sessions, "-proj", "zz.s.jsonl.123.tmp")
+	final := filepath.Join(f.sessions, "-proj", "s.jsonl")
+	h := f.put("renamed into place", f.old)
+	f.writeFile(tmp, []byte(sessionLine("r", h)), time.Time{})
+	testHookScanned = func(p string) {
+		if p != tmp {
+			os.Rename(tmp, final)
+		}
+	}
+	defer func() { testHookScanned = nil }()
+	m, err := Mark(context.Background(), Source{Roots: []string{f.sessions}}, 1)
+	testHookScanned = nil
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Errors()) != 0 {
+		t.Fatalf("errors: %v", m.Errors())
+	}
+	if m.Vanished() != 1 || m.Has(h) {
+		t.Fatalf("vanished %d, has %v", m.Vanished(), m.Has(h))
+	}
+	// Refresh finds the file it was renamed to.
+	if n, err := m.Refresh(context.Background()); err != nil || n != 1 || !m.Has(h) {
+		t.Fatalf("refresh: %d %v has=%v", n, err, m.Has(h))
+	}
+	// An explicit file that does not exist is an error.
+	m, _ = Mark(context.Background(), Source{Files: []string{filepath.Join(f.base, "gone.jsonl")}}, 1)
+	if len(m.Errors()) != 1 {
+		t.Fatalf("explicit missing file: %v", m.Errors())
+	}
+}

@@ -59,11 +59,12 @@ type MarkSet struct {
 	src     Source
 	workers int
 
-	mu     sync.Mutex
-	hashes map[Hash]struct{}
-	files  map[string]fs.FileInfo // path -> info of the file as scanned
-	errs   map[string]string      // path -> error
-	bytes  int64
+	mu       sync.Mutex
+	hashes   map[Hash]struct{}
+	files    map[string]fs.FileInfo // path -> info of the file as scanned
+	errs     map[string]string      // path -> error
+	bytes    int64
+	vanished int
 }
 
 // Mark scans every file of src on workers goroutines (2 if workers < 1) and
@@ -143,6 +144,27 @@ func (m *MarkSet) Bytes() int64 {
 	return m.bytes
 }
 
+// Vanished counts files that the walk listed but that no longer existed when
+// they were opened (an agent's temporary file renamed into place, or a
+// session deleted meanwhile). They are not errors: whatever replaced them
+// is found by the walk or by Refresh.
+func (m *MarkSet) Vanished() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.vanished
+}
+
+// explicit reports whether p was named in Source.Files (such files must
+// exist).
+func (m *MarkSet) explicit(p string) bool {
+	for _, f := range m.src.Files {
+		if f == p {
+			return true
+		}
+	}
+	return false
+}
+
 // Errors lists the session files and directories that could not be read,
 // sorted by path. A file that failed once stays listed even if a later
 // rescan succeeds.
@@ -208,6 +230,16 @@ func (m *MarkSet) scan(ctx context.Context, paths []string) error {
 		add := func(h Hash) { l.hashes[h] = struct{}{} }
 		info, err := scanFileBuf(p, l.buf, add)
 		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && !m.explicit(p) {
+				// Listed by the walk, gone before it was opened: an
+				// agent's temp file renamed into place, or a deleted
+				// session. Whatever it became is new or changed, so the
+				// re-walk before deleting (Refresh) scans it.
+				m.mu.Lock()
+				m.vanished++
+				m.mu.Unlock()
+				return
+			}
 			m.addErr(p, err)
 			return
 		}
