@@ -40,6 +40,21 @@ func runClaude(opts *Options, ref session.Ref) error {
 				render.EscapeLine(ref.Path), render.EscapeLine(choice.Summary()), mode)
 		}
 	}
+	files, err := claude.FindSubagents(ref.Path)
+	if err != nil && !quiet {
+		fmt.Fprintf(opts.IO.ErrOut, "%s: warning: subagents: %v\n", render.EscapeLine(ref.Path), err)
+	}
+	subs := f.LinkSubagents(files)
+	if opts.JSON && !opts.IO.IsStdoutTTY() {
+		// streamed from the index: no tree model in memory
+		if err := f.WriteTreeJSON(opts.IO.Out, ref.Path, mode, opts.Leaf, subs); err != nil {
+			if opts.Leaf != "" {
+				return cmdutil.UsageErrorf("--leaf: %v", err)
+			}
+			return err
+		}
+		return nil
+	}
 	t, err := f.Tree(mode)
 	if err != nil {
 		return err
@@ -49,16 +64,8 @@ func runClaude(opts *Options, ref session.Ref) error {
 			return cmdutil.UsageErrorf("--leaf: %v", err)
 		}
 	}
-	files, err := claude.FindSubagents(ref.Path)
-	if err != nil && !quiet {
-		fmt.Fprintf(opts.IO.ErrOut, "%s: warning: subagents: %v\n", render.EscapeLine(ref.Path), err)
-	}
-	subs := f.LinkSubagents(files)
 	if opts.JSON {
-		if opts.IO.IsStdoutTTY() {
-			return render.JSON(opts.IO.Out, t.JSON(ref.Path, mode, choice, subs), true)
-		}
-		return t.WriteJSON(opts.IO.Out, ref.Path, mode, choice, subs)
+		return render.JSON(opts.IO.Out, t.JSON(ref.Path, mode, choice, subs), true)
 	}
 	v := f.View(t, subs)
 	defer v.Close()

@@ -188,9 +188,9 @@ func (f *File) Tree(m LeafMode) (*Tree, error) {
 			t.Nodes[i].InCycle = true
 		}
 	}
-	for i := range t.Nodes {
-		if len(t.Nodes[i].Children) > 1 {
-			t.Nodes[i].Fork = t.classifyFork(i)
+	for nd := range pos {
+		if pos[nd] >= 0 && len(f.kids[nd]) > 1 {
+			t.Nodes[pos[nd]].Fork = f.forkLabel(int32(nd))
 		}
 	}
 	t.Active = make([]bool, len(t.Nodes))
@@ -207,28 +207,33 @@ func (f *File) Tree(m LeafMode) (*Tree, error) {
 	return t, nil
 }
 
-// classifyFork labels a node with several children.
-func (t *Tree) classifyFork(i int) string {
-	n := &t.Nodes[i]
+// forkLabel labels a record with several children (from the index only).
+func (f *File) forkLabel(nd int32) string {
+	kids := f.kids[nd]
+	if len(kids) < 2 {
+		return ""
+	}
+	me := &f.lines[f.nLast[nd]]
 	var prompts, results, sameMsg, otherAsst, apiErr, bridged int
-	asstIDs := map[string]bool{}
-	for _, c := range n.Children {
-		k := &t.Nodes[c]
-		if k.Bridged {
+	asstIDs := map[int32]bool{}
+	for _, c := range kids {
+		k := &f.lines[f.nLast[c]]
+		if k.parent != f.effPar[c] {
 			bridged++
 		}
+		typ := f.names[k.typ]
 		switch {
-		case k.APIError:
+		case k.flags&fAPIError != 0:
 			apiErr++
-		case k.Type == TypeUser && k.ToolRes:
+		case typ == TypeUser && k.flags&fToolResult != 0:
 			results++
-		case k.Type == TypeUser && !k.Meta:
+		case typ == TypeUser && k.flags&fMeta == 0:
 			prompts++
-		case k.Type == TypeAssistant && n.MessageID != "" && k.MessageID == n.MessageID:
+		case typ == TypeAssistant && me.msgID >= 0 && k.msgID == me.msgID:
 			sameMsg++
-		case k.Type == TypeAssistant:
+		case typ == TypeAssistant:
 			otherAsst++
-			asstIDs[k.MessageID] = true
+			asstIDs[k.msgID] = true
 		}
 	}
 	switch {
@@ -238,7 +243,7 @@ func (t *Tree) classifyFork(i int) string {
 		return ForkProgress
 	case prompts > 1:
 		return ForkRewind
-	case n.Type == TypeAssistant && n.ToolUse && prompts == 0 && otherAsst == 0 && results+sameMsg == len(n.Children):
+	case f.names[me.typ] == TypeAssistant && me.flags&fToolUse != 0 && prompts == 0 && otherAsst == 0 && results+sameMsg == len(kids):
 		return ForkParallelTools
 	case len(asstIDs) > 1:
 		return ForkRetry

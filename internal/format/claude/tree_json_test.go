@@ -12,8 +12,10 @@ import (
 
 // The streamed JSON equals the built one.
 func TestTreeWriteJSONMatches(t *testing.T) {
-	for _, p := range []string{filepath.Join(shapes, "cycle.jsonl"), filepath.Join(shapes, "progress-legacy.jsonl"),
-		filepath.Join(shopDir(), "dddddddd-0000-4000-8000-000000000001.jsonl")} {
+	files, err := filepath.Glob(filepath.Join(shapes, "*.jsonl"))
+	require.NoError(t, err)
+	files = append(files, filepath.Join(shopDir(), "dddddddd-0000-4000-8000-000000000001.jsonl"))
+	for _, p := range files {
 		f, err := Open(p)
 		require.NoError(t, err)
 		tr, err := f.Tree("")
@@ -26,6 +28,9 @@ func TestTreeWriteJSONMatches(t *testing.T) {
 		var got bytes.Buffer
 		require.NoError(t, tr.WriteJSON(&got, p, LeafLastPrompt, f.LeafModes(), subs))
 		assert.JSONEq(t, string(want), got.String())
+		var direct bytes.Buffer
+		require.NoError(t, f.WriteTreeJSON(&direct, p, LeafLastPrompt, "", subs))
+		assert.JSONEq(t, string(want), direct.String())
 		f.Close()
 	}
 }
