@@ -281,6 +281,18 @@ func (m *MarkSet) collect() []string {
 	return w.out
 }
 
+// fail records a walk error, except for a subdirectory that vanished
+// after its parent was listed (counted like a vanished file).
+func (w *walker) fail(dir string, err error, isRoot bool) {
+	if !isRoot && errors.Is(err, fs.ErrNotExist) {
+		w.m.mu.Lock()
+		w.m.vanished++
+		w.m.mu.Unlock()
+		return
+	}
+	w.m.addErr(dir, err)
+}
+
 type walker struct {
 	m       *MarkSet
 	match   func(string) bool
@@ -309,16 +321,16 @@ func (w *walker) root(dir string, optional bool) {
 		w.m.addErr(dir, fmt.Errorf("session root %s is not a directory", dir))
 		return
 	}
-	w.dir(dir)
+	w.dir(dir, true)
 }
 
 // dir walks one directory. Symlinks are followed (to files and to
 // directories; a directory reached twice is walked once), because a missed
 // reference could cost a blob while reading too much costs only time.
-func (w *walker) dir(dir string) {
+func (w *walker) dir(dir string, isRoot bool) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		w.m.addErr(dir, err)
+		w.fail(dir, err, isRoot)
 		return
 	}
 	if w.visited[real] {
@@ -327,7 +339,7 @@ func (w *walker) dir(dir string) {
 	w.visited[real] = true
 	des, err := os.ReadDir(dir)
 	if err != nil {
-		w.m.addErr(dir, err)
+		w.fail(dir, err, isRoot)
 		// ReadDir returns the entries read before the error; walk them.
 	}
 	for _, de := range des {
@@ -344,7 +356,7 @@ func (w *walker) dir(dir string) {
 			t = st.Mode().Type()
 		}
 		if t.IsDir() {
-			w.dir(p)
+			w.dir(p, false)
 			continue
 		}
 		if w.match(de.Name()) {
