@@ -393,3 +393,58 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// FuzzMigrate: any input either has no header (ErrNoHeader, nothing
+// produced) or migrates to the same number of lines, keeps every line that
+// is not an object byte for byte, and a second migration is a no-op.
+func FuzzMigrate(f *testing.F) {
+	f.Add([]byte(`{"type":"session","id":"s"}` + "\n" + `{"type":"message","message":{"role":"hookMessage"}}` + "\n" + `{"type":"compaction","firstKeptEntryIndex":1}` + "\n"))
+	f.Add([]byte(`{"type":"session","id":"s","version":2}` + "\r\n" + "garbage\n\n42\n" + `{"type":"message","id":"a","parentId":null,"message":{"role":"hookMessage"}}`))
+	f.Add([]byte("\ufeff" + `{"type":"session","id":"s","version":"1"}` + "\n" + `{"type":"compaction","firstKeptEntryIndex":-0,"firstKeptEntryId":1}` + "\n"))
+	if ins, _ := filepath.Glob(filepath.Join(fixtures, "v*.jsonl")); len(ins) > 0 {
+		for _, in := range ins[:min(len(ins), 6)] {
+			if b, err := os.ReadFile(in); err == nil {
+				f.Add(b)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := splitLines(data)
+		out, sum, err := Lines(in, Options{})
+		if errors.Is(err, ErrNoHeader) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out) != len(in) {
+			t.Fatalf("%d lines in, %d out", len(in), len(out))
+		}
+		for i := range in {
+			if firstByte(bytes.TrimPrefix(in[i], []byte("\ufeff"))) != '{' && !bytes.Equal(in[i], out[i]) {
+				t.Fatalf("non-object line %d changed: %q → %q", i, in[i], out[i])
+			}
+			if !bytes.Equal(in[i], out[i]) && !bytes.HasSuffix(out[i], trailingWS(in[i])) {
+				t.Fatalf("line %d lost its terminator", i)
+			}
+		}
+		again, sum2, err := Lines(out, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum2.Needed && sum.Needed {
+			t.Fatalf("second migration still needed: %+v", sum2)
+		}
+		if sum.Needed && !bytes.Equal(bytes.Join(again, nil), bytes.Join(out, nil)) {
+			t.Fatalf("second migration changed bytes")
+		}
+	})
+}
+
+func trailingWS(b []byte) []byte {
+	i := len(b)
+	for i > 0 && (b[i-1] == '\n' || b[i-1] == '\r' || b[i-1] == ' ' || b[i-1] == '\t') {
+		i--
+	}
+	return b[i:]
+}

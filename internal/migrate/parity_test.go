@@ -10,9 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/jsonedit"
-	"github.com/sessctl/sessctl/internal/tree"
 )
 
 const fixtures = "../../testdata/pi/migrate"
@@ -113,44 +111,12 @@ type expectedMigrate struct {
 	} `json:"cases"`
 }
 
-func contextJSON(ctx *pi.Context) []byte {
-	var b bytes.Buffer
-	b.WriteString(`{"messages":[`)
-	for i, m := range ctx.Messages {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(m)
-	}
-	b.WriteByte(']')
-	for _, f := range ctx.Fields {
-		if f.Value == nil {
-			continue
-		}
-		k, _ := json.Marshal(f.Key)
-		b.WriteByte(',')
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(f.Value)
-	}
-	b.WriteByte('}')
-	return b.Bytes()
-}
-
-func decodeAny(t *testing.T, b []byte) any {
-	t.Helper()
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		t.Fatalf("%v: %s", err, b)
-	}
-	return v
-}
-
 // TestParityWithPi migrates every input in testdata/pi/migrate and compares
-// with what pi 0.73.1 wrote (X.pi-migrated.jsonl) and the context pi built
-// from it (X.expected.json).
+// with what pi 0.73.1 wrote (X.pi-migrated.jsonl): same entries once ids are
+// mapped by position, same key order, same chain and firstKeptEntryId
+// targets, byte-identical lines where pi changed nothing. The context
+// comparison (X.expected.json) is in ./piparity, which needs the pi format
+// package.
 func TestParityWithPi(t *testing.T) {
 	inputs, _ := filepath.Glob(filepath.Join(fixtures, "*.jsonl"))
 	var n int
@@ -232,29 +198,8 @@ func TestParityWithPi(t *testing.T) {
 					seen[id] = true
 				}
 			}
-			// Same context as pi built from its own migrated file.
-			for _, c := range exp.Cases {
-				if c.Leaf != nil {
-					continue
-				}
-				tmp := filepath.Join(t.TempDir(), name+".jsonl")
-				if err := os.WriteFile(tmp, outBytes, 0o600); err != nil {
-					t.Fatal(err)
-				}
-				f, err := pi.Open(tmp, pi.Options{Dialect: pi.DialectPi})
-				if err != nil {
-					t.Fatal(err)
-				}
-				ctx, err := f.BuildContext(tree.None)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got, want := decodeAny(t, contextJSON(ctx)), decodeAny(t, c.Context); !reflect.DeepEqual(got, want) {
-					t.Errorf("context differs from pi's:\n ours %s\n pi   %s", contextJSON(ctx), c.Context)
-				}
-				n++
-			}
 			// Migrating twice is a no-op.
+			n++
 			again, sum2, err := Lines(out, Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -265,9 +210,9 @@ func TestParityWithPi(t *testing.T) {
 		})
 	}
 	if n == 0 {
-		t.Skip("no migration fixtures with contexts found")
+		t.Skip("no migration fixtures found")
 	}
-	t.Logf("%d contexts compared with pi's", n)
+	t.Logf("%d files compared with pi's migration", n)
 }
 
 func mustRead(t *testing.T, p string) []byte {
