@@ -1,0 +1,97 @@
+// Package fork implements `sessctl fork`: a branch into a new session file.
+package fork
+
+import (
+	"fmt"
+
+	"github.com/sessctl/sessctl/internal/cmdutil"
+	fk "github.com/sessctl/sessctl/internal/fork"
+	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/render"
+	"github.com/sessctl/sessctl/internal/session"
+	"github.com/spf13/cobra"
+)
+
+// Options are the inputs of fork.
+type Options struct {
+	IO      *iostreams.IOStreams
+	Factory *cmdutil.Factory
+	JSON    bool
+
+	Session string
+	Fork    fk.Options
+}
+
+// Forker forks one session of a format; formats other than pi register theirs.
+type Forker func(path string, opts fk.Options) (*fk.Result, error)
+
+// Forkers holds the forker of each format.
+var Forkers = map[session.Format]Forker{session.FormatPi: fk.Pi}
+
+// NewCmd builds the fork command.
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{IO: f.IO, Factory: f}
+	cmd := &cobra.Command{
+		Use:   "fork <session> [--at <entry>] [-o <path>]",
+		Short: "Write a branch of a session into a new session file",
+		Long: `Write the path from the root to an entry (--at, default the active leaf)
+into a new session file and print its path. The source is never changed.
+
+pi family: the new file is named <time>_<uuid>.jsonl in the source's folder
+(or -o PATH), its header's parentSession is the source path, and entries are
+copied byte for byte. Label entries on the path are dropped and their
+children re-chained to the label's parent (pi's own fork leaves them
+orphaned), a compaction's firstKeptEntryId naming a dropped label moves to
+the next kept entry, and the labels that target kept entries are re-added at
+the end. Opening the fork gives exactly the context of the source at the
+entry. --full copies the whole tree instead (pi's forkFrom).
+
+Exit status: 0 written; 1 error (nothing is written when the target exists);
+2 usage error.`,
+		Args: cmdutil.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Session = args[0]
+			opts.JSON = f.JSON
+			if opts.Fork.Full && opts.Fork.At != "" {
+				return cmdutil.FlagErrorf("--full copies the whole tree; it does not take --at")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Run(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Fork.At, "at", "", "Entry to fork at (id or unique prefix; default: the active leaf)")
+	fl.BoolVar(&opts.Fork.Full, "full", false, "Copy the whole tree, all branches")
+	fl.StringVarP(&opts.Fork.Output, "output", "o", "", "Path of the new session file")
+	fl.BoolVarP(&opts.Fork.DryRun, "dry-run", "n", false, "Write nothing; say what would be written")
+	return cmd
+}
+
+// Run runs fork.
+func Run(opts *Options) error {
+	ref, err := opts.Factory.ResolveSession(opts.Session)
+	if err != nil {
+		return err
+	}
+	fn, ok := Forkers[ref.Format]
+	if !ok {
+		return fmt.Errorf("%s: fork does not support the %q format", ref.Path, ref.Format)
+	}
+	res, err := fn(ref.Path, opts.Fork)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return render.JSON(opts.IO.Out, res, opts.IO.IsStdoutTTY())
+	}
+	if res.DryRun {
+		fmt.Fprintf(opts.IO.ErrOut, "would write %d entries to a new session (dry run, nothing written)\n", res.Entries)
+	} else if !opts.IO.Quiet() {
+		fmt.Fprintf(opts.IO.ErrOut, "wrote %d entries (%d re-chained past dropped labels, %d labels re-added) to a new session %s\n",
+			res.Entries, res.Relinked, res.LabelsKept, res.SessionID)
+	}
+	fmt.Fprintln(opts.IO.Out, render.EscapeLine(res.Path))
+	return nil
+}

@@ -1,0 +1,248 @@
+// Package fork writes a branch of a session into a new session file, so
+// that the agent opening it sees exactly the context of the source at the
+// fork point.
+package fork
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/sessctl/sessctl/internal/format/pi"
+	"github.com/sessctl/sessctl/internal/jsonedit"
+	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/safewrite"
+	"github.com/sessctl/sessctl/internal/tree"
+)
+
+// Options tune a fork.
+type Options struct {
+	At     string // entry id or unique prefix (pi); "" = the active leaf
+	Full   bool   // copy the whole tree (pi's forkFrom)
+	Output string // path of the new file; "" = <ts>_<uuid>.jsonl beside the source
+	DryRun bool
+	Now    func() time.Time
+}
+
+// Result reports a fork.
+type Result struct {
+	Source     string `json:"source"`
+	Path       string `json:"path"`
+	SessionID  string `json:"sessionId"`
+	At         string `json:"at,omitempty"`
+	Entries    int    `json:"entries"`
+	Relinked   int    `json:"relinked"`
+	LabelsKept int    `json:"labels"`
+	DryRun     bool   `json:"dryRun"`
+}
+
+// Pi forks a pi-family session.
+func Pi(src string, opts Options) (*Result, error) {
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	f, err := pi.Open(src, pi.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if f.HeaderErr != nil {
+		return nil, fmt.Errorf("%s is not a valid session file: %v (sessctl repair can fix it first)", src, f.HeaderErr)
+	}
+	at := tree.None
+	if opts.At != "" {
+		if at, err = f.FindEntry(opts.At); err != nil {
+			return nil, err
+		}
+	} else {
+		at = f.Index.Last()
+	}
+	t := now().UTC()
+	id, err := uuid.NewV7()
+	if err != nil {
+		return nil, err
+	}
+	sid := id.String()
+	out := opts.Output
+	if out == "" {
+		out = filepath.Join(filepath.Dir(src), strings.NewReplacer(":", "-", ".", "-").Replace(t.Format("2006-01-02T15:04:05.000Z"))+"_"+sid+".jsonl")
+	}
+	absSrc, _ := filepath.Abs(src)
+	res := &Result{Source: src, Path: out, SessionID: sid, DryRun: opts.DryRun}
+	var buf bytes.Buffer
+	header := struct {
+		Type          string `json:"type"`
+		Version       int    `json:"version"`
+		ID            string `json:"id"`
+		Title         string `json:"title,omitempty"`
+		Timestamp     string `json:"timestamp"`
+		Cwd           string `json:"cwd"`
+		ParentSession string `json:"parentSession"`
+	}{"session", pi.CurrentVersion, sid, f.Header.Title, t.Format("2006-01-02T15:04:05.000Z"), f.Header.Cwd, absSrc}
+	hb, _ := json.Marshal(header)
+	buf.Write(hb)
+	buf.WriteByte('\n')
+	var lines [][]byte
+	if opts.Full {
+		all := make([]int, f.Index.Len())
+		for i := range all {
+			all[i] = i
+		}
+		if lines, err = f.ReadLines(all); err != nil {
+			return nil, err
+		}
+		for _, l := range lines {
+			buf.Write(l)
+			buf.WriteByte('\n')
+		}
+		res.Entries = len(lines)
+	} else {
+		if at != tree.None {
+			res.At = f.DisplayID(at)
+			if err := writeBranch(&buf, f, at, t, res); err != nil {
+				return nil, err
+			}
+		}
+	}
+	mode := os.FileMode(0o600)
+	if st, err := os.Stat(src); err == nil {
+		mode = st.Mode().Perm() // the fork is as private as its source
+	}
+	w, err := safewrite.Create(out, safewrite.Options{DryRun: opts.DryRun, Mode: mode})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		w.Abort()
+		return nil, err
+	}
+	if _, err := w.Commit(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// writeBranch writes the root→at path without label entries; children of a
+// dropped label are re-chained to the label's nearest kept ancestor, and a
+// firstKeptEntryId naming a dropped label is moved to the next kept entry.
+// Labels that target kept entries are re-added at the end, chained.
+func writeBranch(buf *bytes.Buffer, f *pi.File, at int, t time.Time, res *Result) error {
+	path, cycle := f.Index.Path(at)
+	if cycle {
+		return fmt.Errorf("the parent chain of %s loops; run sessctl repair first", f.DisplayID(at))
+	}
+	lines, err := f.ReadLines(path)
+	if err != nil {
+		return err
+	}
+	isLabel := func(k int) bool { return f.Entries[path[k]].Type == "label" }
+	// keptParent[k]: the id of the nearest kept ancestor of path[k].
+	kept := map[string]bool{}
+	lastKept := ""
+	replaced := map[string]string{} // dropped label id → its replacement
+	nextKept := map[string]string{} // dropped label id → next kept entry on the path
+	var pendingLabels []string
+	for k := range path {
+		id := f.DisplayID(path[k])
+		if isLabel(k) {
+			replaced[id] = lastKept
+			pendingLabels = append(pendingLabels, id)
+			continue
+		}
+		for _, l := range pendingLabels {
+			nextKept[l] = id
+		}
+		pendingLabels = nil
+		kept[id] = true
+		lastKept = id
+	}
+	last := ""
+	for k := range path {
+		if isLabel(k) {
+			continue
+		}
+		line := bytes.TrimSuffix(bytes.TrimPrefix(lines[k], jsonl.BOM), []byte("\r"))
+		id := f.DisplayID(path[k])
+		parent := f.Index.Nodes[path[k]].Parent
+		if np, ok := replaced[parent]; ok {
+			raw := []byte("null")
+			if np != "" {
+				raw, _ = json.Marshal(np)
+			}
+			if line, err = jsonedit.Set(line, "parentId", raw); err != nil {
+				return err
+			}
+			res.Relinked++
+		}
+		if f.Entries[path[k]].Type == "compaction" {
+			if v, ok := jsonl.Field(line, "firstKeptEntryId"); ok {
+				if s, _ := jsonl.String(v); s != "" {
+					if nk, dropped := nextKept[s]; dropped {
+						raw, _ := json.Marshal(nk)
+						if line, err = jsonedit.Set(line, "firstKeptEntryId", raw); err != nil {
+							return err
+						}
+					}
+				}
+			}
+		}
+		buf.Write(line)
+		buf.WriteByte('\n')
+		res.Entries++
+		last = id
+	}
+	// Re-add the effective labels of kept entries.
+	used := map[string]bool{}
+	for id := range kept {
+		used[id] = true
+	}
+	for _, lt := range labelsInOrder(f) {
+		if !kept[lt.target] {
+			continue
+		}
+		nid := freshID(used)
+		e := struct {
+			Type      string `json:"type"`
+			ID        string `json:"id"`
+			ParentID  string `json:"parentId"`
+			Timestamp string `json:"timestamp"`
+			TargetID  string `json:"targetId"`
+			Label     string `json:"label"`
+		}{"label", nid, last, t.Format("2006-01-02T15:04:05.000Z"), lt.target, lt.label}
+		b, _ := json.Marshal(e)
+		buf.Write(b)
+		buf.WriteByte('\n')
+		last = nid
+		res.LabelsKept++
+	}
+	return nil
+}
+
+type labelTarget struct{ target, label string }
+
+// labelsInOrder returns the effective labels in the file order of their targets.
+func labelsInOrder(f *pi.File) []labelTarget {
+	var out []labelTarget
+	for i := range f.Index.Nodes {
+		id := f.Index.Nodes[i].ID
+		if l, ok := f.Labels[id]; ok && !f.Index.Shadowed(i) {
+			out = append(out, labelTarget{f.DisplayID(i), l})
+		}
+	}
+	return out
+}
+
+func freshID(used map[string]bool) string {
+	for {
+		id := strings.ReplaceAll(uuid.NewString(), "-", "")[:8]
+		if !used[id] {
+			used[id] = true
+			return id
+		}
+	}
+}
