@@ -448,3 +448,26 @@ func trailingWS(b []byte) []byte {
 	}
 	return b[i:]
 }
+
+func TestFileV3IsNotTouched(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	content := `{"type":"session","id":"s","version":3}` + "\n" + `{"type":"message","id":"a","parentId":null,"message":{"role":"hookMessage"}}` + "\n"
+	os.WriteFile(p, []byte(content), 0o600)
+	past := time.Now().Add(-time.Hour).Truncate(time.Second)
+	os.Chtimes(p, past, past)
+	res, err := File(p, FileOptions{})
+	if err != nil || res.Summary.Needed || res.Write != nil {
+		t.Fatalf("%+v %v", res, err)
+	}
+	fi, _ := os.Stat(p)
+	es, _ := os.ReadDir(dir)
+	if !fi.ModTime().Equal(past) || len(es) != 1 || string(mustRead(t, p)) != content {
+		t.Fatalf("a v3 file was touched")
+	}
+	// A file without a header is refused and untouched.
+	os.WriteFile(p, []byte("garbage\n"), 0o600)
+	if _, err := File(p, FileOptions{}); !errors.Is(err, ErrNoHeader) {
+		t.Fatalf("no header: %v", err)
+	}
+}

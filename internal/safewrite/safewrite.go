@@ -539,15 +539,8 @@ func (w *Writer) Commit() (*Result, error) {
 			}
 			return res, nil
 		}
-		cur, err := statReal(w.path)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, &ChangedError{Path: w.path, Before: w.snap, Gone: true}
-			}
+		if err := w.checkFresh(); err != nil {
 			return nil, err
-		}
-		if !cur.Same(w.snap) {
-			return nil, &ChangedError{Path: w.path, Before: w.snap, After: cur}
 		}
 		if !w.opts.NoBackup {
 			res.Backup = freeBackupName(w.path, w.opts.now())
@@ -593,6 +586,11 @@ func (w *Writer) removeTemp() { os.Remove(w.tmpN) }
 
 func (w *Writer) commitReplace(res *Result) (*Result, error) {
 	dir := filepath.Dir(w.path)
+	// 0. Early freshness check (the decisive one is under the locks).
+	if err := w.checkFresh(); err != nil {
+		w.removeTemp()
+		return nil, err
+	}
 	// 1. Backup first, outside the lock (a copy can be slow): a link is the
 	// same inode, and the freshness check below proves the content is
 	// still what the caller read.
@@ -600,6 +598,9 @@ func (w *Writer) commitReplace(res *Result) (*Result, error) {
 		name, copied, err := w.makeBackup()
 		if err != nil {
 			w.removeTemp()
+			if ferr := w.checkFresh(); ferr != nil {
+				return nil, ferr
+			}
 			return nil, err
 		}
 		res.Backup, res.BackupCopied = name, copied
@@ -618,17 +619,9 @@ func (w *Writer) commitReplace(res *Result) (*Result, error) {
 	}
 	res.Reclaimed = guard.Reclaimed
 	// 3. Freshness.
-	cur, err := statReal(w.path)
-	if err != nil {
+	if err := w.checkFresh(); err != nil {
 		guard.Release()
-		if errors.Is(err, fs.ErrNotExist) {
-			return fail(&ChangedError{Path: w.path, Before: w.snap, Gone: true})
-		}
 		return fail(err)
-	}
-	if !cur.Same(w.snap) {
-		guard.Release()
-		return fail(&ChangedError{Path: w.path, Before: w.snap, After: cur})
 	}
 	if beforeRename != nil {
 		beforeRename()
@@ -647,6 +640,21 @@ func (w *Writer) commitReplace(res *Result) (*Result, error) {
 		res.Warnings = append(res.Warnings, "releasing the agent lock: "+relErr.Error())
 	}
 	return res, nil
+}
+
+// checkFresh compares the target with the snapshot.
+func (w *Writer) checkFresh() error {
+	cur, err := statReal(w.path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return &ChangedError{Path: w.path, Before: w.snap, Gone: true}
+		}
+		return err
+	}
+	if !cur.Same(w.snap) {
+		return &ChangedError{Path: w.path, Before: w.snap, After: cur}
+	}
+	return nil
 }
 
 func (w *Writer) commitCreate(res *Result) (*Result, error) {

@@ -646,3 +646,73 @@ func mustRead(t *testing.T, p string) []byte {
 	}
 	return b
 }
+
+func TestOwnerAndSpecialBitsKeptAsRoot(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to chown")
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	write(t, p, "old\n", 0o640)
+	if err := os.Chown(p, 1234, 5678); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, 0o640|fs.ModeSetgid); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rewrite(t, p, "new\n", Options{NoBackup: true}); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(p)
+	st := fi.Sys().(*syscall.Stat_t)
+	if st.Uid != 1234 || st.Gid != 5678 {
+		t.Errorf("owner %d:%d, want 1234:5678", st.Uid, st.Gid)
+	}
+	if fi.Mode().Perm() != 0o640 || fi.Mode()&fs.ModeSetgid == 0 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+}
+
+func TestSameSizeRewriteDetected(t *testing.T) {
+	// An agent that rewrites the file in place with the same size (pi's
+	// writeFileSync, omp's title-slot pwrite) changes only the mtime.
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	write(t, p, "aaaa\n", 0o600)
+	past := time.Now().Add(-time.Minute)
+	os.Chtimes(p, past, past)
+	w, err := Begin(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteString("new\n")
+	f, _ := os.OpenFile(p, os.O_WRONLY, 0)
+	f.WriteAt([]byte("bbbb"), 0)
+	f.Close()
+	if _, err := w.Commit(); !errors.Is(err, ErrChanged) {
+		t.Fatalf("Commit = %v, want ErrChanged", err)
+	}
+	if read(t, p) != "bbbb\n" || strings.Join(names(t, dir), ",") != "s.jsonl" {
+		t.Errorf("changed: %v", names(t, dir))
+	}
+	// Replaced by another file with the same size and mtime: inode differs.
+	w, _ = Begin(p, Options{})
+	w.WriteString("new\n")
+	fi, _ := os.Stat(p)
+	q := filepath.Join(dir, "other")
+	write(t, q, "cccc\n", 0o600)
+	os.Chtimes(q, fi.ModTime(), fi.ModTime())
+	os.Rename(q, p)
+	if _, err := w.Commit(); !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), "replaced") {
+		t.Fatalf("Commit after replace = %v", err)
+	}
+	// Removed.
+	w, _ = Begin(p, Options{})
+	os.Remove(p)
+	if _, err := w.Commit(); !errors.Is(err, ErrChanged) {
+		t.Fatalf("Commit after remove = %v", err)
+	}
+	if got := names(t, dir); len(got) != 0 {
+		t.Errorf("leftovers: %v", got)
+	}
+}
