@@ -66,7 +66,11 @@ func (f *File) BuildContext(leaf int) (*Context, error) {
 	path, cycle := f.Index.Path(leaf)
 	ctx.Path, ctx.Cycle = path, cycle
 	if cycle {
-		ctx.Warnings = append(ctx.Warnings, fmt.Sprintf("the parent chain from %s loops; the agent would hang here, sessctl stops at the repeat", f.DisplayID(leaf)))
+		if f.Dialect == DialectOmp {
+			ctx.Warnings = append(ctx.Warnings, fmt.Sprintf("the parent chain from %s loops; oh-my-pi stops at the first repeated id, as sessctl does", f.DisplayID(leaf)))
+		} else {
+			ctx.Warnings = append(ctx.Warnings, fmt.Sprintf("the parent chain from %s loops; the agent would hang here, sessctl stops at the repeat", f.DisplayID(leaf)))
+		}
 	}
 	if len(path) > 0 && f.Index.Nodes[path[0]].HasParent {
 		first := path[0]

@@ -180,6 +180,8 @@ type reader struct {
 	// differently from pi (bad lines, a title slot, a later header, null).
 	sensitive bool
 	explicit  Dialect
+	// valueEndLine is the line a value without newline ended on (0 if none).
+	valueEndLine int
 }
 
 func newReader(path string, opts Options, d Dialect) *reader {
@@ -212,8 +214,13 @@ func (rd *reader) take(rec *jsonl.Record) {
 		return
 	case jsonl.Malformed:
 		rd.sensitive = true
+		msg := "line is not valid JSON; the agent skips it"
+		if rec.Line == rd.valueEndLine {
+			// Only the value scanner splits a line: a value, then garbage.
+			msg = "text after the JSON value on this line; the agent keeps the value and drops the rest of the line"
+		}
 		f.add(problem.Problem{Code: problem.MalformedLine, Severity: problem.Error, Line: rec.Line,
-			Message: "line is not valid JSON; the agent skips it", Fix: "sessctl repair moves it to a .rejected.jsonl sidecar"})
+			Message: msg, Fix: "sessctl repair moves it to a .rejected.jsonl sidecar"})
 		return
 	case jsonl.TornTail:
 		rd.sensitive = true
@@ -226,6 +233,9 @@ func (rd *reader) take(rec *jsonl.Record) {
 		f.add(problem.Problem{Code: problem.NULRun, Severity: problem.Error, Line: rec.Line,
 			Message: "line contains NUL bytes (zero-filled after a crash?); the agent skips it", Fix: "sessctl repair removes the NUL bytes"})
 		return
+	}
+	if !rec.Newline {
+		rd.valueEndLine = rec.Line + bytes.Count(rec.Raw, []byte("\n"))
 	}
 	ompFamily := rd.dialect == DialectOmp || rd.dialect == DialectXcsh
 	// A parsed value (object or not).

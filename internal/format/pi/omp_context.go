@@ -1,6 +1,7 @@
 package pi
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -25,6 +26,28 @@ func buildOmpFamily(f *File, ctx *Context, pes []pathEntry) {
 	} else {
 		buildO18(ctx, pes)
 	}
+	// Values from records that span lines are printed on one line.
+	for i, m := range ctx.Messages {
+		ctx.Messages[i] = oneLine(m)
+	}
+	for i := range ctx.Fields {
+		if ctx.Fields[i].Value != nil {
+			ctx.Fields[i].Value = oneLine(ctx.Fields[i].Value)
+		}
+	}
+}
+
+// oneLine compacts a raw value that spans lines (a newline in valid JSON is
+// always white space between tokens).
+func oneLine(v json.RawMessage) json.RawMessage {
+	if bytes.IndexByte(v, '\n') < 0 {
+		return v
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		return v
+	}
+	return b.Bytes()
 }
 
 // ompEmpty is the result for a null leaf or a file without entries (§9.1).

@@ -65,7 +65,13 @@ func (f *File) Transcript(ctx *Context) *model.Transcript {
 		tr.Header = append(tr.Header, fmt.Sprintf("leaf %s (line %d) · %d entries on the path · %d messages in context",
 			f.DisplayID(ctx.Leaf), f.Entries[ctx.Leaf].Line, len(ctx.Path), len(ctx.Messages)))
 	}
+	if f.Dialect == DialectOmp || f.Dialect == DialectXcsh {
+		tr.Header = append(tr.Header, ompHeaderLines(ctx)...)
+	}
 	for _, fld := range ctx.Fields {
+		if f.Dialect == DialectOmp || f.Dialect == DialectXcsh {
+			break // described above
+		}
 		if fld.Value != nil && fld.Key != "model" && fld.Key != "models" {
 			continue
 		}

@@ -1,0 +1,147 @@
+package pi
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/tree"
+	"github.com/stretchr/testify/require"
+)
+
+type scanned struct {
+	Kind jsonl.Kind
+	Line int
+	Text string // Body of the record
+}
+
+func scanAll(t testing.TB, in string) []scanned {
+	sc := newValueScanner(strings.NewReader(in))
+	var out []scanned
+	var off int64
+	for sc.Next() {
+		r := sc.Record()
+		if r.Offset != off {
+			t.Fatalf("record at %d, want %d (records must tile the input): %q", r.Offset, off, in)
+		}
+		off += r.Len()
+		if r.Kind == jsonl.Object || r.Kind == jsonl.NonObject {
+			if !json.Valid(r.Body()) {
+				t.Fatalf("value record is not valid JSON: %q", r.Body())
+			}
+			if (r.Kind == jsonl.Object) != (r.Value != nil) {
+				t.Fatalf("Object records carry their value: %+v", r)
+			}
+		}
+		out = append(out, scanned{r.Kind, r.Line, string(r.Body())})
+	}
+	if sc.Err() != nil {
+		t.Fatal(sc.Err())
+	}
+	if off != int64(len(in)) {
+		t.Fatalf("records cover %d of %d bytes: %q", off, len(in), in)
+	}
+	return out
+}
+
+// The cases follow testdata/omp/parity/SPEC.md §2.2 (Bun's JSONL parser as
+// oh-my-pi drives it).
+func TestValueScanner(t *testing.T) {
+	O, N, M, B, T := jsonl.Object, jsonl.NonObject, jsonl.Malformed, jsonl.Blank, jsonl.TornTail
+	cases := []struct {
+		name string
+		in   string
+		want []scanned
+	}{
+		{"one per line", "{\"a\":1}\n{\"b\":2}\n", []scanned{{O, 1, `{"a":1}`}, {O, 2, `{"b":2}`}}},
+		{"pretty object spans lines", "{\n  \"a\": 1\n}\n{\"b\":2}\n", []scanned{{O, 1, "{\n  \"a\": 1\n}"}, {O, 4, `{"b":2}`}}},
+		{"glued second object is lost, first kept", "{\"a\":1}{\"b\":2}\n{\"c\":3}\n",
+			[]scanned{{O, 1, `{"a":1}`}, {M, 1, `{"b":2}`}, {O, 2, `{"c":3}`}}},
+		{"garbage line skipped", "{\"a\":1}\nnot json\n{\"b\":2}\n", []scanned{{O, 1, `{"a":1}`}, {M, 2, "not json"}, {O, 3, `{"b":2}`}}},
+		{"broken multi-line object is re-read line by line", "{\n \"x\": {\n \"y\": 1\nnot json\n{\"ok\":1}\n",
+			[]scanned{{M, 1, "{"}, {N, 2, ` "x"`}, {M, 2, `: {`}, {N, 3, ` "y"`}, {M, 3, `: 1`}, {M, 4, "not json"}, {O, 5, `{"ok":1}`}}},
+		{"truncated tail", "{\"a\":1}\n{\"b\":", []scanned{{O, 1, `{"a":1}`}, {T, 2, `{"b":`}}},
+		{"incomplete value swallows the rest", "{\"a\":1}\n{\"b\":\n{\"c\":3}\n",
+			[]scanned{{O, 1, `{"a":1}`}, {M, 2, `{"b":`}, {M, 3, `{"c":3}`}}},
+		{"blank and CRLF lines", "\n  \n{\"a\":1}\r\n", []scanned{{B, 1, ""}, {B, 2, "  "}, {O, 3, `{"a":1}`}}},
+		{"non-objects are values", "42\n\"s\"\n[1]\nnull\n", []scanned{{N, 1, "42"}, {N, 2, `"s"`}, {N, 3, "[1]"}, {N, 4, "null"}}},
+		{"value then spaces", "{\"a\":1}  \t\n", []scanned{{O, 1, "{\"a\":1}  \t"}}},
+		{"BOM before a pretty object", "\ufeff{\n\"type\":\"session\",\"id\":\"x\"}\n", []scanned{{O, 1, "{\n\"type\":\"session\",\"id\":\"x\"}"}}},
+		{"NUL run", "{\"a\":1}\n\x00\x00\x00\n{\"b\":2}\n", []scanned{{O, 1, `{"a":1}`}, {jsonl.NULRun, 2, "\x00\x00\x00"}, {O, 3, `{"b":2}`}}},
+		{"no final newline", "{\"a\":1}", []scanned{{O, 1, `{"a":1}`}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			require.Equal(t, c.want, scanAll(t, c.in))
+		})
+	}
+}
+
+// A pretty-printed entry is one entry for omp, whose context reads it back
+// by offset; pi drops its lines.
+func TestOmpMultiLineEntry(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	body := `{"type":"session","version":3,"id":"s1","timestamp":"2026-05-01T00:00:00Z","cwd":"/x"}
+{"type":"message","id":"a","parentId":null,"timestamp":"2026-05-01T00:00:01Z","message":{"role":"user","content":"one"}}
+{
+  "type": "message", "id": "b", "parentId": "a", "timestamp": "2026-05-01T00:00:02Z",
+  "message": {"role": "user", "content": "two"}
+}
+`
+	require.NoError(t, os.WriteFile(p, []byte(body), 0o600))
+	f, err := Open(p, Options{Dialect: DialectOmp})
+	require.NoError(t, err)
+	require.Len(t, f.Entries, 2)
+	require.EqualValues(t, 3, f.Entries[1].Line)
+	ctx, err := f.BuildContext(tree.None)
+	require.NoError(t, err)
+	require.Len(t, ctx.Messages, 2)
+	require.JSONEq(t, `{"role":"user","content":"two"}`, string(ctx.Messages[1]))
+	require.False(t, bytes.Contains(ctx.Messages[1], []byte("\n")), "printed on one line")
+
+	pf, err := Open(p, Options{Dialect: DialectPi})
+	require.NoError(t, err)
+	require.Len(t, pf.Entries, 1, "pi parses line by line")
+
+	// Auto-detection without an omp marker reads it as pi; with one (here a
+	// title slot) the file is read again the omp way.
+	slot := `{"type":"title","v":1,"title":"t","updatedAt":"2026-05-01T00:00:00Z","pad":""}` + "\n"
+	require.NoError(t, os.WriteFile(p, []byte(slot+body), 0o600))
+	af, err := Open(p, Options{})
+	require.NoError(t, err)
+	require.Equal(t, DialectOmp, af.Dialect)
+	require.Len(t, af.Entries, 2)
+	require.Equal(t, "t", af.Name)
+}
+
+func TestXcshRejectsTitleSlot(t *testing.T) {
+	f, err := Open("../../../testdata/xcsh/parity/sessions/017-title-slot-unsupported.jsonl", Options{Dialect: DialectXcsh})
+	require.NoError(t, err)
+	require.ErrorContains(t, f.HeaderErr, "title slot")
+	o, err := Open("../../../testdata/xcsh/parity/sessions/017-title-slot-unsupported.jsonl", Options{Dialect: DialectOmp})
+	require.NoError(t, err)
+	require.NoError(t, o.HeaderErr)
+}
+
+func FuzzValueScanner(f *testing.F) {
+	for _, s := range []string{
+		"{\"a\":1}\n", "{\n \"a\": [1,\n2]\n}\n", "{\"a\":1}{\"b\":2}\n", "{\n \"x\": {\n \"y\": 1\nnot json\n",
+		"\ufeff{\"a\":1}\n", "42 43\n", "{\"a\":\"\x00\"}\n", "[\n", "\r\n\r\n{}",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		recs := scanAll(t, in)
+		// Whatever the input, a value record never starts inside another record.
+		for i := 1; i < len(recs); i++ {
+			if recs[i].Line < recs[i-1].Line {
+				t.Fatalf("lines go back: %+v", recs)
+			}
+		}
+	})
+}
