@@ -39,8 +39,10 @@
 //     Writer discards what is written and Commit only reports what would
 //     happen; nothing is created, locked or changed.
 //   - New files. Create writes a temp file the same way and publishes it
-//     with link(2), which fails if the name exists (O_EXCL semantics without
-//     ever exposing a partial file), then fsyncs the directory.
+//     with link(2) (or, where hard links are unsupported, Linux
+//     renameat2(RENAME_NOREPLACE)), which fails if the name exists: O_EXCL
+//     semantics without ever exposing a partial file. Then it fsyncs the
+//     directory.
 //
 // Limits: a writer that ignores the agents' lock protocols (pi, older omp,
 // an editor) can still append in the microseconds between the last check
@@ -488,15 +490,28 @@ func (w *Writer) copyBackup(base string) (string, error) {
 	if err := dst.Close(); err != nil {
 		return "", err
 	}
-	name := base + ".bak"
-	for i := 2; exists(name); i++ {
-		name = base + "-" + strconv.Itoa(i) + ".bak"
+	for i := 1; i < 1000; i++ {
+		name := base + ".bak"
+		if i > 1 {
+			name = base + "-" + strconv.Itoa(i) + ".bak"
+		}
+		if exists(name) {
+			continue
+		}
+		err := renameNoReplace(tmpName, name)
+		if errors.Is(err, errors.ErrUnsupported) {
+			err = os.Rename(tmpName, name)
+		}
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		ok = true
+		return name, nil
 	}
-	if err := os.Rename(tmpName, name); err != nil {
-		return "", err
-	}
-	ok = true
-	return name, nil
+	return "", errors.New("no free backup name")
 }
 
 func syncDir(dir string) error {
@@ -658,14 +673,25 @@ func (w *Writer) checkFresh() error {
 }
 
 func (w *Writer) commitCreate(res *Result) (*Result, error) {
-	if err := linkFile(w.tmpN, w.path); err != nil {
+	// link(2) fails if the name exists; where hard links are not
+	// supported, renameat2(RENAME_NOREPLACE) gives the same guarantee.
+	err := linkFile(w.tmpN, w.path)
+	if err == nil {
+		w.removeTemp()
+	} else if !errors.Is(err, fs.ErrExist) {
+		if rerr := renameNoReplace(w.tmpN, w.path); rerr == nil {
+			err = nil
+		} else if errors.Is(rerr, fs.ErrExist) {
+			err = rerr
+		}
+	}
+	if err != nil {
 		w.removeTemp()
 		if errors.Is(err, fs.ErrExist) {
 			return nil, &fs.PathError{Op: "create", Path: w.path, Err: fs.ErrExist}
 		}
 		return nil, err
 	}
-	w.removeTemp()
 	if err := syncDir(filepath.Dir(w.path)); err != nil {
 		return res, fmt.Errorf("%s was created but syncing its directory failed: %w", w.path, err)
 	}

@@ -716,3 +716,30 @@ func TestSameSizeRewriteDetected(t *testing.T) {
 		t.Errorf("leftovers: %v", got)
 	}
 }
+
+func TestCreateWithoutHardLinks(t *testing.T) {
+	linkFile = func(string, string) error { return &os.LinkError{Op: "link", Err: syscall.EPERM} }
+	defer func() { linkFile = os.Link }()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "fork.jsonl")
+	w, err := Create(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteString("mine\n")
+	if _, err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, p) != "mine\n" || strings.Join(names(t, dir), ",") != "fork.jsonl" {
+		t.Fatalf("dir %v", names(t, dir))
+	}
+	w, _ = Create(filepath.Join(dir, "x.jsonl"), Options{})
+	w.WriteString("late\n")
+	write(t, filepath.Join(dir, "x.jsonl"), "theirs\n", 0o600)
+	if _, err := w.Commit(); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("Commit over existing without links = %v", err)
+	}
+	if read(t, filepath.Join(dir, "x.jsonl")) != "theirs\n" {
+		t.Fatal("clobbered")
+	}
+}
