@@ -258,7 +258,7 @@ func (rd *reader) take(rec *jsonl.Record) {
 		rd.parsedSeen = true
 		if h, err := parseHeader(rec); err != nil {
 			if rd.dialect == DialectXcsh && rec.Line == 1 && rec.Str("type") == "title" {
-				err = fmt.Errorf("line 1 is an oh-my-pi title slot, which xcsh does not know: it finds no session header (and would replace the file with a new one)")
+				err = fmt.Errorf("an oh-my-pi title slot, which xcsh does not know: it finds no session header (and would replace the file with a new one)")
 			}
 			f.HeaderErr = fmt.Errorf("line %d: %w", rec.Line, err)
 			f.add(problem.Problem{Code: problem.MissingHeader, Severity: problem.Error, Line: rec.Line,
