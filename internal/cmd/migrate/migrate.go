@@ -1,0 +1,220 @@
+// Package migrate implements `sessctl migrate`: pi-family files from format
+// version 1 or 2 to version 3, exactly as pi does, without losing a byte.
+package migrate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/sessctl/sessctl/internal/cmd/check"
+	"github.com/sessctl/sessctl/internal/cmdutil"
+	"github.com/sessctl/sessctl/internal/iostreams"
+	mg "github.com/sessctl/sessctl/internal/migrate"
+	"github.com/sessctl/sessctl/internal/render"
+	"github.com/sessctl/sessctl/internal/safewrite"
+	"github.com/sessctl/sessctl/internal/session"
+	"github.com/spf13/cobra"
+)
+
+// Options are the inputs of migrate.
+type Options struct {
+	IO      *iostreams.IOStreams
+	Factory *cmdutil.Factory
+	JSON    bool
+
+	Args     []string
+	All      bool
+	Check    bool
+	DryRun   bool
+	NoBackup bool
+}
+
+// NewCmd builds the migrate command.
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{IO: f.IO, Factory: f}
+	cmd := &cobra.Command{
+		Use:   "migrate {<session> | <dir>}... | --all",
+		Short: "Bring pi-family session files from version 1 or 2 to version 3",
+		Long: `Migrate pi, oh-my-pi and xcsh session files from format version 1 or 2 to
+version 3 exactly as pi does when it opens them: fresh 8-hex ids and a
+linear chain in file order (v1), firstKeptEntryIndex (counted over the whole
+file with the header at 0) turned into firstKeptEntryId, message role
+hookMessage renamed custom (v2), and header version 3.
+
+Unlike pi, which rewrites the file in place and drops lines it cannot
+parse, sessctl keeps every other byte of every line that needs no change,
+unknown fields in place, and lines it does not understand as they are; it
+writes atomically, keeps a backup (<file>.sessctl-<UTC time>.bak) unless
+--no-backup, checks new ids against every id in the file, and refuses while
+the agent holds its lock or changes the file. Version 3 files are not
+touched, so migrating twice changes nothing.
+
+A directory is searched for *.jsonl files; --all migrates every discovered
+pi, oh-my-pi and xcsh session. Other formats are skipped.
+
+--check changes nothing and exits 3 if any file needs migration (for CI);
+--dry-run says what would change.
+
+Exit status: 0 done (or nothing to do); 3 with --check or --dry-run when a
+file needs migration; 1 a file could not be read or written; 2 usage error.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Args = args
+			opts.JSON = f.JSON
+			if len(args) == 0 && !opts.All {
+				return cmdutil.FlagErrorf("name session files or directories, or use --all")
+			}
+			if opts.All && check.AllPaths == nil {
+				return cmdutil.FlagErrorf("--all needs session discovery, which this build does not have")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Run(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&opts.All, "all", false, "Migrate every discovered pi, oh-my-pi and xcsh session")
+	fl.BoolVar(&opts.Check, "check", false, "Change nothing; exit 3 if any file needs migration")
+	fl.BoolVarP(&opts.DryRun, "dry-run", "n", false, "Change nothing; say what would change")
+	fl.BoolVar(&opts.NoBackup, "no-backup", false, "Do not keep a .bak copy of migrated files")
+	return cmd
+}
+
+// FileReport is the result for one file.
+type FileReport struct {
+	Path        string `json:"path"`
+	Status      string `json:"status"` // migrated, would-migrate, current, skipped, error
+	FromVersion int    `json:"fromVersion,omitempty"`
+	ToVersion   int    `json:"toVersion,omitempty"`
+	Changes     string `json:"changes,omitempty"`
+	Backup      string `json:"backup,omitempty"`
+	Error       string `json:"error,omitempty"`
+}
+
+// Run runs migrate.
+func Run(opts *Options) error {
+	paths, err := expand(opts)
+	if err != nil {
+		return err
+	}
+	var reports []FileReport
+	counts := map[string]int{}
+	for _, p := range paths {
+		r := migrateOne(p, opts)
+		counts[r.Status]++
+		reports = append(reports, r)
+	}
+	if opts.JSON {
+		if reports == nil {
+			reports = []FileReport{}
+		}
+		if err := render.JSON(opts.IO.Out, struct {
+			Files   []FileReport   `json:"files"`
+			Summary map[string]int `json:"summary"`
+		}{reports, counts}, opts.IO.IsStdoutTTY()); err != nil {
+			return err
+		}
+	} else {
+		for _, r := range reports {
+			line := fmt.Sprintf("%s: %s", render.EscapeLine(r.Path), r.Status)
+			switch r.Status {
+			case "migrated", "would-migrate":
+				line += fmt.Sprintf(" (v%d → v%d: %s)", r.FromVersion, r.ToVersion, r.Changes)
+				if r.Backup != "" && r.Status == "migrated" {
+					line += "; backup " + render.EscapeLine(r.Backup)
+				}
+			case "error", "skipped":
+				line += ": " + render.EscapeLine(r.Error)
+			}
+			fmt.Fprintln(opts.IO.Out, line)
+		}
+		fmt.Fprintf(opts.IO.Out, "\n%d files: %d migrated, %d would migrate, %d current, %d skipped, %d errors\n",
+			len(reports), counts["migrated"], counts["would-migrate"], counts["current"], counts["skipped"], counts["error"])
+	}
+	switch {
+	case counts["error"] > 0:
+		return cmdutil.SilentError
+	case counts["would-migrate"] > 0:
+		return cmdutil.ErrProblems
+	}
+	return nil
+}
+
+func migrateOne(path string, opts *Options) FileReport {
+	r := FileReport{Path: path}
+	format, err := session.Detect(path)
+	if err != nil {
+		r.Status, r.Error = "error", err.Error()
+		return r
+	}
+	if format != session.FormatPi {
+		r.Status, r.Error = "skipped", fmt.Sprintf("a %s file, not pi-family", format)
+		return r
+	}
+	dry := opts.DryRun || opts.Check
+	res, err := mg.File(path, mg.FileOptions{Write: safewrite.Options{DryRun: dry, NoBackup: opts.NoBackup}})
+	if err != nil {
+		if errors.Is(err, mg.ErrNoHeader) {
+			r.Status, r.Error = "skipped", "no valid session header (sessctl repair --rebuild-header first)"
+			return r
+		}
+		r.Status, r.Error = "error", err.Error()
+		return r
+	}
+	s := res.Summary
+	r.FromVersion, r.ToVersion = s.FromVersion, s.ToVersion
+	if !s.Needed {
+		r.Status = "current"
+		return r
+	}
+	r.Status = "migrated"
+	if dry {
+		r.Status = "would-migrate"
+	}
+	r.Changes = fmt.Sprintf("%d lines changed, %d entries given ids, %d compactions mapped, %d roles renamed", s.LinesChanged, s.EntriesReIDed, s.CompactionsMapped, s.RolesRenamed)
+	if res.Write != nil {
+		r.Backup = res.Write.Backup
+	}
+	return r
+}
+
+func expand(opts *Options) ([]string, error) {
+	var out []string
+	if opts.All {
+		all, err := check.AllPaths(opts.Factory)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, all...)
+	}
+	for _, a := range opts.Args {
+		st, err := os.Stat(a)
+		if err != nil {
+			ref, rerr := opts.Factory.ResolveSession(a)
+			if rerr != nil {
+				var ue *cmdutil.UsageError
+				if errors.As(rerr, &ue) {
+					return nil, rerr
+				}
+				out = append(out, a)
+				continue
+			}
+			out = append(out, ref.Path)
+			continue
+		}
+		if !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		_ = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && check.IsSessionFileName(d.Name()) {
+				out = append(out, p)
+			}
+			return nil
+		})
+	}
+	return out, nil
+}
