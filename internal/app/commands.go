@@ -5,6 +5,7 @@ import (
 	"github.com/sessctl/sessctl/internal/cmd/compactview"
 	forkcmd "github.com/sessctl/sessctl/internal/cmd/fork"
 	"github.com/sessctl/sessctl/internal/cmd/list"
+	migratecmd "github.com/sessctl/sessctl/internal/cmd/migrate"
 	repaircmd "github.com/sessctl/sessctl/internal/cmd/repair"
 	"github.com/sessctl/sessctl/internal/cmd/show"
 	"github.com/sessctl/sessctl/internal/cmd/tree"
@@ -21,4 +22,5 @@ func init() {
 	register(func(f *cmdutil.Factory) *cobra.Command { c := check.NewCmd(f, nil); c.GroupID = "write"; return c })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := repaircmd.NewCmd(f, nil); c.GroupID = "write"; return c })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := forkcmd.NewCmd(f, nil); c.GroupID = "write"; return c })
+	register(func(f *cmdutil.Factory) *cobra.Command { c := migratecmd.NewCmd(f, nil); c.GroupID = "write"; return c })
 }
