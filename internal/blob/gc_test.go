@@ -413,3 +413,27 @@ func TestVanishedFileIsNotUnreadable(t *testing.T) {
 		t.Fatalf("explicit missing file: %v", m.Errors())
 	}
 }
+
+func TestWalkFollowsSymlinksWithoutLooping(t *testing.T) {
+	f := newFixture(t)
+	inLinkedDir := f.put("session in a symlinked dir", f.old)
+	viaLinkedFile := f.put("session file that is a symlink", f.old)
+	elsewhere := filepath.Join(f.base, "elsewhere", "real")
+	f.writeFile(filepath.Join(elsewhere, "a.jsonl"), []byte(sessionLine("a", inLinkedDir)), f.old)
+	f.writeFile(filepath.Join(f.base, "elsewhere", "b.data"), []byte(sessionLine("b", viaLinkedFile)), f.old)
+	os.MkdirAll(f.sessions, 0o755)
+	os.Symlink(elsewhere, filepath.Join(f.sessions, "linked"))
+	os.Symlink(filepath.Join(f.base, "elsewhere", "b.data"), filepath.Join(f.sessions, "b.jsonl"))
+	os.Symlink(".", filepath.Join(f.sessions, "loop"))
+	os.Symlink(f.sessions, filepath.Join(elsewhere, "back"))
+	m, err := Mark(context.Background(), Source{Roots: []string{f.sessions}}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Errors()) != 0 || !m.Has(inLinkedDir) || !m.Has(viaLinkedFile) {
+		t.Fatalf("errors %v, hashes %v", m.Errors(), m.Hashes())
+	}
+	if m.NumFiles() != 2 {
+		t.Fatalf("files %v", m.Files())
+	}
+}
