@@ -160,6 +160,33 @@ func (j *JSONStore) Sessions() ([]Session, []Problem) {
 	return out, probs
 }
 
+// session reads the one session file named id, wherever its project is.
+func (j *JSONStore) session(id string) ([]Session, []Problem) {
+	if strings.ContainsAny(id, `/\*?[`) || id == "" || id == "." || id == ".." {
+		return nil, nil
+	}
+	matches, _ := filepath.Glob(filepath.Join(j.Dir, "session", "*", id+".json"))
+	var out []Session
+	var probs []Problem
+	for _, path := range matches {
+		var r rawSession
+		if fp := decodeFile(path, &r); fp != nil {
+			probs = append(probs, fp.problem("session"))
+			continue
+		}
+		s := r.session()
+		s.ID = id
+		s.ProjectID = filepath.Base(filepath.Dir(path))
+		msgs, _ := jsonNames(filepath.Join(j.Dir, "message", id))
+		s.Messages = len(msgs)
+		s.Sources = []string{string(GenJSON)}
+		s.Location = path
+		out = append(out, s)
+		break
+	}
+	return out, probs
+}
+
 // Projects reads storage/project/<id>.json.
 func (j *JSONStore) Projects() ([]Project, []Problem) {
 	dir := filepath.Join(j.Dir, "project")

@@ -92,6 +92,7 @@ func TestRealSessionsMatchOpenCode(t *testing.T) {
 	s, err := Open(realDir(t))
 	require.NoError(t, err)
 	defer s.Close()
+	s.CountParts = true
 	all, probs := s.Sessions()
 	require.Empty(t, probs)
 
@@ -199,6 +200,7 @@ func TestRealLoadMatchesExport(t *testing.T) {
 		got, err := s.Load(exp.Session.ID)
 		require.NoError(t, err)
 		assert.Equal(t, "sqlite:opencode.db", got.Source)
+		assert.Equal(t, got.Session.Parts, countParts(got.Messages), "a session read alone has its part count")
 		require.Len(t, got.Messages, len(exp.Messages), f)
 		for i := range exp.Messages {
 			em, gm := exp.Messages[i], got.Messages[i]
@@ -219,6 +221,14 @@ func TestRealLoadMatchesExport(t *testing.T) {
 			}
 		}
 	}
+}
+
+func countParts(ms []Message) int {
+	n := 0
+	for _, m := range ms {
+		n += len(m.Parts)
+	}
+	return n
 }
 
 func TestRealPartsDecoded(t *testing.T) {

@@ -134,13 +134,20 @@ func (d *DB) col(table, c string) string {
 
 func (d *DB) label(g Generation) string { return string(g) + ":" + d.Name }
 
-// counts returns id → row count of table grouped by column.
-func (d *DB) counts(table, column string) (map[string]int, error) {
+// counts returns id → row count of table grouped by column (only for the
+// value only, when it is not empty).
+func (d *DB) counts(table, column, only string) (map[string]int, error) {
 	out := map[string]int{}
 	if !d.HasTable(table) {
 		return out, nil
 	}
-	rows, err := d.db.Query("SELECT `" + column + "`, COUNT(*) FROM `" + table + "` GROUP BY `" + column + "`")
+	q := "SELECT `" + column + "`, COUNT(*) FROM `" + table + "`"
+	var args []any
+	if only != "" {
+		q += " WHERE `" + column + "` = ?"
+		args = append(args, only)
+	}
+	rows, err := d.db.Query(q+" GROUP BY `"+column+"`", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -157,8 +164,14 @@ func (d *DB) counts(table, column string) (map[string]int, error) {
 }
 
 // Sessions reads the session table (g = GenSQLite) or session_v2 (GenSQLiteV2)
-// with message and part counts.
-func (d *DB) Sessions(g Generation) ([]Session, error) {
+// with message counts, and part counts when countParts is set (that scan
+// costs more than the rest of the listing on large databases).
+func (d *DB) Sessions(g Generation, countParts bool) ([]Session, error) {
+	return d.sessions(g, countParts, "")
+}
+
+// sessions is Sessions restricted to one id when id is not empty.
+func (d *DB) sessions(g Generation, countParts bool, id string) ([]Session, error) {
 	table, msgTable := "session", "message"
 	if g == GenSQLiteV2 {
 		table, msgTable = "session_v2", "session_message"
@@ -172,18 +185,23 @@ func (d *DB) Sessions(g Generation) ([]Session, error) {
 		c("cost"), c("tokens_input"), c("tokens_output"), c("tokens_reasoning"), c("tokens_cache_read"), c("tokens_cache_write"),
 		c("revert"), c("time_created"), c("time_updated"), c("time_archived"),
 	}, ", ") + " FROM `" + table + "`"
+	var args []any
+	if id != "" {
+		q += " WHERE id = ?"
+		args = append(args, id)
+	}
 	// Counts first: the pool has a single connection.
-	msgs, err := d.counts(msgTable, "session_id")
+	msgs, err := d.counts(msgTable, "session_id", id)
 	if err != nil {
 		return nil, err
 	}
 	var parts map[string]int
-	if g == GenSQLite {
-		if parts, err = d.counts("part", "session_id"); err != nil {
+	if g == GenSQLite && (countParts || id != "") {
+		if parts, err = d.counts("part", "session_id", id); err != nil {
 			return nil, err
 		}
 	}
-	rows, err := d.db.Query(q)
+	rows, err := d.db.Query(q, args...)
 	if err != nil {
 		return nil, err
 	}

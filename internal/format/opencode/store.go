@@ -39,6 +39,9 @@ type Store struct {
 	DBs     []*DB      // opencode.db first, then other opencode*.db by name
 	// OpenProblems are databases that could not be opened.
 	OpenProblems []Problem
+	// CountParts makes Sessions count parts per session (Session.Parts);
+	// otherwise Parts is -1 except for sessions read one at a time.
+	CountParts bool
 }
 
 // isSQLite reports whether the file starts with the SQLite header.
@@ -159,13 +162,14 @@ func (s *Store) Close() error {
 }
 
 // sources lists the session sets in order of authority: OpenCode 2 tables,
-// then session tables (opencode.db first), then JSON storage.
-func (s *Store) sources() ([][]Session, []Problem) {
+// then session tables (opencode.db first), then JSON storage. A non-empty id
+// restricts them to that session.
+func (s *Store) sources(id string) ([][]Session, []Problem) {
 	var sets [][]Session
 	var probs []Problem
 	for _, g := range []Generation{GenSQLiteV2, GenSQLite} {
 		for _, d := range s.DBs {
-			ss, err := d.Sessions(g)
+			ss, err := d.sessions(g, s.CountParts, id)
 			if err != nil {
 				probs = append(probs, Problem{Code: CodeReadError, Severity: SevError, Location: d.Path, Message: err.Error()})
 				continue
@@ -174,7 +178,13 @@ func (s *Store) sources() ([][]Session, []Problem) {
 		}
 	}
 	if s.JSON != nil {
-		ss, p := s.JSON.Sessions()
+		var ss []Session
+		var p []Problem
+		if id != "" {
+			ss, p = s.JSON.session(id)
+		} else {
+			ss, p = s.JSON.Sessions()
+		}
 		sets = append(sets, ss)
 		probs = append(probs, p...)
 	}
@@ -185,7 +195,10 @@ func (s *Store) sources() ([][]Session, []Problem) {
 // session's metadata comes from its most authoritative source; Sources lists
 // them all. Problems are files or databases that could not be read.
 func (s *Store) Sessions() ([]Session, []Problem) {
-	sets, probs := s.sources()
+	return s.merge(s.sources(""))
+}
+
+func (s *Store) merge(sets [][]Session, probs []Problem) ([]Session, []Problem) {
 	byID := map[string]int{}
 	var out []Session
 	for _, set := range sets {
@@ -236,8 +249,12 @@ func (s *Store) Projects() ([]Project, []Problem) {
 	return out, probs
 }
 
-// Find resolves a session id or a unique id prefix.
+// Find resolves a session id or a unique id prefix. An exact id is looked
+// up directly; a prefix needs the full listing.
 func (s *Store) Find(idOrPrefix string) (Session, error) {
+	if one, _ := s.merge(s.sources(idOrPrefix)); len(one) == 1 && one[0].ID == idOrPrefix {
+		return one[0], nil
+	}
 	all, _ := s.Sessions()
 	var hits []Session
 	for _, ss := range all {
