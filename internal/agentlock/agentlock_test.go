@@ -398,3 +398,35 @@ func TestCheckFree(t *testing.T) {
 		t.Fatalf("after holder died: %v %+v", err, locks)
 	}
 }
+
+func TestScanDir(t *testing.T) {
+	f := sessionFile(t)
+	dir := filepath.Dir(f)
+	dead := deadPID(t)
+	holder := startHelper(t, "sleep")
+	os.WriteFile(OMPLockPath(f), []byte(fmt.Sprintf("%d:1\n", dead)), 0o600)
+	os.WriteFile(filepath.Join(dir, ".gone.jsonl.lock"), []byte(fmt.Sprintf("%d:1\n", holder.Process.Pid)), 0o600)
+	writeOpenClaw(t, f, map[string]any{"pid": holder.Process.Pid, "createdAt": time.Now().UTC().Format(time.RFC3339)})
+	os.WriteFile(filepath.Join(dir, ".x.jsonl.lock.os"), nil, 0o600) // sidecar: not listed
+	os.WriteFile(filepath.Join(dir, "notes.lock"), nil, 0o600)       // unrelated: not listed
+	found, err := ScanDir(dir, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) != 3 {
+		t.Fatalf("found %d: %+v", len(found), found)
+	}
+	byPath := map[string]Found{}
+	for _, fd := range found {
+		byPath[filepath.Base(fd.Path)] = fd
+	}
+	if g := byPath[".gone.jsonl.lock"]; g.Kind != OMPLockFile || !g.Live || g.TargetExists {
+		t.Errorf("orphan omp lock: %+v", g)
+	}
+	if g := byPath["."+filepath.Base(f)+".lock"]; g.Kind != OMPLockFile || g.Live || !g.TargetExists || g.Target != f {
+		t.Errorf("stale omp lock: %+v", g)
+	}
+	if g := byPath[filepath.Base(f)+".lock"]; g.Kind != OpenClawLockFile || !g.Live || g.Target != f {
+		t.Errorf("OpenClaw lock: %+v", g)
+	}
+}
