@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
@@ -121,7 +122,10 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 		firstFound   bool
 		problems     = map[string]int{}
 	)
-	ls := lineSplitter{br: bufio.NewReaderSize(r, jsonl.BufferSize)}
+	br := readerPool.Get().(*bufio.Reader)
+	br.Reset(r)
+	defer func() { br.Reset(nil); readerPool.Put(br) }()
+	ls := lineSplitter{br: br}
 	var val validator
 	for {
 		raw, nl, err := ls.next()
@@ -158,21 +162,21 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 				f := &val.top
 				typ, _ := jsonl.String(f[kType])
 				if !parsedSeen && ls.line == 1 && typ == "title" {
-					slotTitle, _ = jsonString(f[kTitle])
+					slotTitle, _ = jsonl.String(f[kTitle])
 					markers.omp = true
 					continue
 				}
 				if typ == "session" {
 					parsedSeen, headerDone = true, true
 					li.HasHeader = true
-					li.ID, li.ValidHeader = jsonString(f[kID])
-					li.Cwd, _ = jsonString(f[kCwd])
-					li.ParentSession, _ = jsonString(f[kParentSession])
-					headerTitle, _ = jsonString(f[kTitle])
+					li.ID, li.ValidHeader = jsonl.String(f[kID])
+					li.Cwd, _ = jsonl.String(f[kCwd])
+					li.ParentSession, _ = jsonl.String(f[kParentSession])
+					headerTitle, _ = jsonl.String(f[kTitle])
 					if headerTitle != "" {
 						markers.omp = true
 					}
-					if ts, ok := jsonString(f[kTimestamp]); ok {
+					if ts, ok := jsonl.String(f[kTimestamp]); ok {
 						li.Created = parseTime(ts)
 					}
 					if !li.ValidHeader {
@@ -190,7 +194,7 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 			continue
 		}
 		f := &val.top
-		typ, _ := jsonString(f[kType])
+		typ, _ := jsonl.String(f[kType])
 		if typ == "session" {
 			continue // a second header: not an entry
 		}
@@ -209,7 +213,7 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 				continue
 			}
 			mf := &val.msg
-			role, ok := jsonString(mf[mRole])
+			role, ok := jsonl.String(mf[mRole])
 			if !ok || mf[mContent] == nil || (role != "user" && role != "assistant") {
 				continue
 			}
@@ -217,7 +221,7 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 				if x, err := strconv.ParseFloat(string(ts), 64); err == nil && (!haveActivity || x > lastActivity) {
 					lastActivity, haveActivity = x, true
 				}
-			} else if s, ok := jsonString(f[kTimestamp]); ok {
+			} else if s, ok := jsonl.String(f[kTimestamp]); ok {
 				if t := parseTime(s); !t.IsZero() {
 					x := float64(t.UnixMilli())
 					if !haveActivity || x > lastActivity {
@@ -232,10 +236,10 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 				}
 			}
 		case "session_info":
-			s, _ := jsonString(f[kName])
+			s, _ := jsonl.String(f[kName])
 			sessionName = strings.TrimSpace(s)
 		case "title_change":
-			if s, ok := jsonString(f[kTitle]); ok {
+			if s, ok := jsonl.String(f[kTitle]); ok {
 				changeTitle = s
 			}
 			markers.omp = true
@@ -290,10 +294,11 @@ func classify(v *validator, b []byte, newline bool) jsonl.Kind {
 	if i == len(b) {
 		return jsonl.Blank
 	}
-	if bytes.IndexByte(b, 0) >= 0 {
-		return jsonl.NULRun
-	}
 	if !v.scan(b) {
+		// NUL is valid nowhere in JSON, so only a line that failed can hold one.
+		if bytes.IndexByte(b, 0) >= 0 {
+			return jsonl.NULRun
+		}
 		if !newline {
 			return jsonl.TornTail
 		}
@@ -306,19 +311,18 @@ func classify(v *validator, b []byte, newline bool) jsonl.Kind {
 }
 
 // rawKey turns a raw JSON id into a map key: strings are their decoded
-// value, other values their raw text behind a NUL so they never collide.
+// value (jsonl.String decodes as JSON.parse does: lone surrogate escapes
+// become U+FFFD), other values their raw text behind a NUL so they never collide.
 func rawKey(raw []byte) string {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := jsonl.String(raw); ok {
 		return s
 	}
 	return "\x00" + string(raw)
 }
 
-// jsonString decodes a raw JSON string as JSON.parse would (lone surrogate
-// escapes become U+FFFD).
-func jsonString(raw []byte) (string, bool) {
-	return jsonl.String(raw)
-}
+// readerPool recycles the 1 MiB read buffers: a listing reads thousands of
+// files, and a fresh zeroed buffer per file costs more than small files.
+var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, jsonl.BufferSize) }}
 
 // lineSplitter yields the physical lines of a reader without a length cap.
 type lineSplitter struct {
@@ -374,7 +378,7 @@ func textContent(raw []byte) string {
 		return ""
 	}
 	if raw[0] == '"' {
-		s, _ := jsonString(raw)
+		s, _ := jsonl.String(raw)
 		return s
 	}
 	if raw[0] != '[' {
@@ -386,14 +390,14 @@ func textContent(raw []byte) string {
 			return true
 		}
 		f := jsonl.Fields(b, "type", "text")
-		if t, _ := jsonString(f[0]); t != "text" {
+		if t, _ := jsonl.String(f[0]); t != "text" {
 			return true
 		}
 		switch t := f[1]; {
 		case t == nil || string(t) == "null":
 			parts = append(parts, "")
 		case t[0] == '"':
-			s, _ := jsonString(t)
+			s, _ := jsonl.String(t)
 			parts = append(parts, s)
 		default:
 			var x any

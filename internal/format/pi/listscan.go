@@ -280,12 +280,26 @@ const (
 func (v *validator) str() bool {
 	b := v.b
 	i := v.i + 1
-	for {
-		q := bytes.IndexByte(b[i:], '"')
-		if q < 0 {
-			return false
+	// Short strings (keys, types, ids) end before a call to IndexByte pays off.
+	for n := min(len(b), i+24); i < n; i++ {
+		c := b[i]
+		if c == '"' {
+			v.i = i + 1
+			return true
 		}
-		end := i + q
+		if c == '\\' || c < 0x20 {
+			break
+		}
+	}
+	end := -1 // the next '"' at or after i (found once, not again after each escape)
+	for {
+		if end < i {
+			q := bytes.IndexByte(b[i:], '"')
+			if q < 0 {
+				return false
+			}
+			end = i + q
+		}
 		bs := bytes.IndexByte(b[i:end], '\\')
 		stop := end
 		if bs >= 0 {
