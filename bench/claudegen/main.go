@@ -207,7 +207,7 @@ func (g *gen) run(size, compactEvery int64) {
 				p2 := g.uuid()
 				g.line("progress", p2, p1, g.ts(), `"data":{"type":"hook_progress","hookEvent":"PostToolUse","hookName":"PostToolUse:Bash","command":"/home/dev/.claude/hooks/lint.sh"},"parentToolUseID":"`+c.id+`","toolUseID":"`+c.id+`"`)
 				p3 := p2
-				if g.r.IntN(3) == 0 {
+				if g.r.IntN(3) != 0 {
 					p3 = g.uuid()
 					g.line("progress", p3, p2, g.ts(), `"data":{"type":"bash_progress","output":`+js(g.text(100))+`,"fullOutput":`+js(g.text(300))+`,"elapsedTimeSeconds":2,"totalLines":4},"parentToolUseID":"`+c.id+`","toolUseID":"`+c.id+`"`)
 				}

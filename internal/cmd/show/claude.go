@@ -134,16 +134,14 @@ func writeClaudeJSON(out io.Writer, f *claude.File, p *claude.Path, mode claude.
 	w.Write(enc(across))
 	w.WriteString(`,"messages":[`)
 	first := true
+	var tb []byte
 	err := f.EachTurn(p, func(t *claude.Turn) error {
 		if !first {
 			w.WriteByte(',')
 		}
 		first = false
-		b, err := json.Marshal(t)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(b)
+		tb = t.AppendJSON(tb[:0])
+		_, err := w.Write(tb)
 		return err
 	})
 	if err != nil {

@@ -19,6 +19,7 @@ const (
 	WarnRelinkSkipped   = "preserved-relink-skipped" // the preserved segment could not be relinked
 	WarnRescued         = "rescued-siblings"         // off-chain lines of a message.id re-attached
 	WarnLeafDescendants = "leaf-descendants"         // trailing non-conversation records appended
+	WarnPrecompactSkip  = "precompact-skip"          // over 5 MB: records before the last plain boundary are not loaded
 )
 
 // repairWindowMS is the parent-repair window of the current loader.
@@ -29,8 +30,8 @@ type Path struct {
 	Leaf     string
 	nodes    []int32
 	rescued  map[int32]bool
-	pre      map[int32]bool // before a crossed compaction boundary
-	loader   bool           // loader graph (relink applied) rather than the file's
+	pre      []bool // node is before a crossed compaction boundary
+	loader   bool   // loader graph (relink applied) rather than the file's
 	Warnings []Problem
 }
 
@@ -83,7 +84,7 @@ func (f *File) Walk(leaf string, acrossCompactions bool) (*Path, error) {
 	}
 	nn := len(f.nFirst)
 	visited := make([]bool, nn)
-	p := &Path{Leaf: f.uuidOf(ln), rescued: map[int32]bool{}, pre: map[int32]bool{}, loader: !acrossCompactions}
+	p := &Path{Leaf: f.uuidOf(ln), rescued: map[int32]bool{}, pre: make([]bool, nn), loader: !acrossCompactions}
 	if f.relink != nil && !acrossCompactions {
 		if f.relink.ok {
 			p.warn(f, WarnRelinked, f.relink.boundary, "preserved segment %s..%s relinked under %s; %d older records dropped by the loader",
@@ -91,6 +92,17 @@ func (f *File) Walk(leaf string, acrossCompactions bool) (*Path, error) {
 		} else {
 			p.warn(f, WarnRelinkSkipped, f.relink.boundary, "%s", f.relink.reason)
 		}
+	}
+	if f.skipLine >= 0 && !acrossCompactions {
+		n := 0
+		for nd := range f.nLast {
+			if f.member[nd] && f.nLast[nd] < f.skipLine {
+				n++
+			}
+		}
+		lr := f.lines[f.skipLine]
+		p.Warnings = append(p.Warnings, Problem{Code: WarnPrecompactSkip, Line: int(lr.ln), UUID: f.ids.str(lr.uuid),
+			Msg: fmt.Sprintf("file over 5 MB: Claude Code does not load the %d records before the last compact boundary (unless CLAUDE_CODE_DISABLE_PRECOMPACT_SKIP is set)", n)})
 	}
 	var ts *tsTable
 	var rev []int32

@@ -385,3 +385,31 @@ func TestTimestamps(t *testing.T) {
 	assert.Equal(t, int64(noTS), parseTS([]byte("yesterday")))
 	assert.Equal(t, int64(noTS), parseTS([]byte("2025-13-03T00:52:31.217Z")))
 }
+
+func TestPrecompactSkipOver5MB(t *testing.T) {
+	// a late-flushed record before the boundary would win the resume leaf,
+	// but files over 5 MB never parse anything before the last boundary
+	in := `{"parentUuid":null,"type":"user","message":{"role":"user","content":"a"},"uuid":"u1","timestamp":"2025-01-01T00:00:01.000Z"}
+{"parentUuid":"u1","type":"system","subtype":"api_error","uuid":"e1","timestamp":"2025-01-01T09:00:00.000Z"}
+{"parentUuid":null,"logicalParentUuid":"u1","type":"system","subtype":"compact_boundary","uuid":"b1","timestamp":"2025-01-01T00:00:10.000Z"}
+{"parentUuid":"b1","type":"user","message":{"role":"user","content":"e"},"uuid":"u4","timestamp":"2025-01-01T00:00:11.000Z"}
+`
+	small, err := Read(strings.NewReader(in), int64(len(in)))
+	require.NoError(t, err)
+	leaf, err := small.Leaf(LeafResume)
+	require.NoError(t, err)
+	assert.Equal(t, "e1", leaf)
+	big, err := Read(strings.NewReader(in), 6<<20)
+	require.NoError(t, err)
+	leaf, err = big.Leaf(LeafResume)
+	require.NoError(t, err)
+	assert.Equal(t, "u4", leaf)
+	p, err := big.Walk("", false)
+	require.NoError(t, err)
+	assert.Equal(t, WarnPrecompactSkip, p.Warnings[0].Code)
+	assert.Contains(t, p.Warnings[0].Msg, "2 records")
+	// the whole history still reaches them
+	p, err = big.Walk("", true)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"u1", "b1", "u4"}, p.UUIDs(big))
+}

@@ -186,6 +186,7 @@ type File struct {
 	lastTS     int64
 	bom        bool
 	sideOnly   bool
+	skipLine   int32 // line index before which the >5 MB loader parses nothing, or -1
 	choice     *LeafChoice
 	problems   []Problem
 	counts     map[string]int
@@ -263,17 +264,23 @@ func Open(path string) (*File, error) {
 // otherwise only the index is available.
 func Read(r io.Reader, size int64) (*File, error) {
 	f := &File{
-		Size:    size,
-		nameIdx: map[string]uint16{},
-		names:   []string{""},
-		firstTS: noTS,
-		lastTS:  noTS,
-		counts:  map[string]int{},
+		Size:     size,
+		skipLine: -1,
+		nameIdx:  map[string]uint16{},
+		names:    []string{""},
+		firstTS:  noTS,
+		lastTS:   noTS,
+		counts:   map[string]int{},
 	}
 	if ra, ok := r.(io.ReaderAt); ok {
 		f.ra = ra
 	}
-	f.ids.m = make(map[string]int32)
+	hint := 64
+	if size > 0 {
+		hint = int(min(size/2048, 1<<24)) // about one record per 2 KB
+		f.lines = make([]lineRec, 0, hint)
+	}
+	f.ids.m = make(map[string]int32, hint)
 	rd := jsonl.NewReader(r)
 	for rd.Next() {
 		f.scan(rd.Record())
@@ -796,6 +803,20 @@ func (f *File) finish() {
 		f.addProblem(ProbEmpty, 0, "", "no transcript messages")
 	}
 	f.sideOnly = f.SidechainOnly()
+	f.skipLine = -1
+	if f.Size > PrecompactSkipBytes {
+		// Claude Code reads files over 5 MB forward and drops every byte
+		// before the last compact boundary that has no preserved segment.
+		for li := len(f.lines) - 1; li >= 0; li-- {
+			lr := &f.lines[li]
+			if lr.kind == jsonl.Object && f.names[lr.typ] == TypeSystem && f.names[lr.sub] == SubtypeCompactBoundary {
+				if lr.flags&fPreserved == 0 {
+					f.skipLine = int32(li)
+				}
+				break
+			}
+		}
+	}
 	f.relink = f.computeRelink()
 	sortProblems(f.problems)
 }

@@ -165,6 +165,9 @@ func (f *File) computeRelink() *relinkState {
 
 // removed reports whether the loader deleted node nd (preserved relink).
 func (f *File) removed(nd int32) bool {
+	if f.skipLine >= 0 && f.nLast[nd] < f.skipLine {
+		return true
+	}
 	return f.relink != nil && f.relink.ok && f.relink.removed[nd]
 }
 
