@@ -161,7 +161,8 @@ func (p *planner) write(ra io.ReaderAt, snap safewrite.Snapshot) error {
 		}
 		p.res.Sidecar = side
 	}
-	w, err := safewrite.Begin(p.path, safewrite.Options{Snapshot: &snap, DryRun: p.opts.DryRun, NoBackup: p.opts.NoBackup})
+	w, err := safewrite.Begin(p.path, safewrite.Options{Snapshot: &snap, DryRun: p.opts.DryRun, NoBackup: p.opts.NoBackup,
+		OpenClawLock: safewrite.IsOpenClawTranscript(p.path)})
 	if err != nil {
 		return err
 	}

@@ -155,7 +155,8 @@ func migrateOne(path string, opts *Options) FileReport {
 		return r
 	}
 	dry := opts.DryRun || opts.Check
-	res, err := mg.File(path, mg.FileOptions{Write: safewrite.Options{DryRun: dry, NoBackup: opts.NoBackup}})
+	res, err := mg.File(path, mg.FileOptions{Write: safewrite.Options{DryRun: dry, NoBackup: opts.NoBackup,
+		OpenClawLock: safewrite.IsOpenClawTranscript(path)}})
 	if err != nil {
 		if errors.Is(err, mg.ErrNoHeader) {
 			r.Status, r.Error = "skipped", "no valid session header (sessctl repair --rebuild-header first)"
