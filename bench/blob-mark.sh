@@ -26,7 +26,7 @@ if [ ! -e "$dir.generated-$size" ]; then
 	touch "$dir.generated-$size"
 fi
 
-bytes=$(find "$dir" -type f -printf '%s\n' | awk '{s += $1} END {printf "%d\n", s}')
+bytes=$(find "$dir" -type f -printf '%s\n' | awk '{s += $1} END {printf "%.0f\n", s}')
 files=$(find "$dir" -type f | wc -l)
 echo "data: $files files, $bytes bytes in $dir" >&2
 # Warm the page cache so every contender reads from memory.
