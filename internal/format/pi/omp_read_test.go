@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -145,3 +146,33 @@ func FuzzValueScanner(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkReadStream compares indexing a well-formed file the omp way
+// (value scanner) with pi's line-based pass. The input is generated in a
+// temporary folder.
+func BenchmarkReadStream(b *testing.B) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"type":"session","version":3,"id":"bench","timestamp":"2026-05-01T00:00:00Z","cwd":"/x"}` + "\n")
+	text := strings.Repeat("x", 800)
+	prev := "null"
+	for i := 0; i < 20000; i++ {
+		id := `"e` + strings.Repeat("0", 6-len(itoa(i))) + itoa(i) + `"`
+		buf.WriteString(`{"type":"message","id":` + id + `,"parentId":` + prev + `,"timestamp":"2026-05-01T00:00:01Z","message":{"role":"user","content":[{"type":"text","text":"` + text + `"}]}}` + "\n")
+		prev = id
+	}
+	p := filepath.Join(b.TempDir(), "bench.jsonl")
+	require.NoError(b, os.WriteFile(p, buf.Bytes(), 0o600))
+	for _, d := range []Dialect{DialectPi, DialectOmp} {
+		b.Run(string(d), func(b *testing.B) {
+			b.SetBytes(int64(buf.Len()))
+			for i := 0; i < b.N; i++ {
+				f, err := Open(p, Options{Dialect: d})
+				if err != nil || f.HeaderErr != nil || len(f.Entries) != 20000 {
+					b.Fatal(err, f.HeaderErr)
+				}
+			}
+		})
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
