@@ -133,6 +133,7 @@ func writeClaudeJSON(out io.Writer, f *claude.File, p *claude.Path, mode claude.
 	w.WriteString(`,"acrossCompactions":`)
 	w.Write(enc(across))
 	w.WriteString(`,"messages":[`)
+	p.NoText = true
 	first := true
 	var tb []byte
 	err := f.EachTurn(p, func(t *claude.Turn) error {

@@ -33,6 +33,9 @@ type Path struct {
 	pre      []bool // node is before a crossed compaction boundary
 	loader   bool   // loader graph (relink applied) rather than the file's
 	Warnings []Problem
+	// NoText makes EachTurn fill only the block types of Turn.Blocks (for
+	// JSON output, which needs Content only).
+	NoText bool
 }
 
 func (p *Path) parentOf(f *File, nd int32) int32 {
@@ -203,22 +206,25 @@ func missingWhy(f *File, par int32, visited []bool) string {
 // member of such a group, after the last on-chain member, each list sorted by
 // timestamp.
 func (f *File) rescue(path []int32, visited []bool, p *Path) []int32 {
-	onMsg := map[int32]int{} // msgID -> index in path of last on-chain member
+	// onMsg: message.id number -> index in path of its last on-chain member + 1
+	onMsg := make([]int32, len(f.msgIDs.s))
+	any := false
 	for i, nd := range path {
 		lr := &f.lines[f.nLast[nd]]
 		if f.names[lr.typ] == TypeAssistant && lr.msgID >= 0 {
-			onMsg[lr.msgID] = i
+			onMsg[lr.msgID] = int32(i) + 1
+			any = true
 		}
 	}
-	if len(onMsg) == 0 {
+	if !any {
 		return path
 	}
 	nn := len(f.nFirst)
-	inGroup := make(map[int32]int32) // node -> msgID of its group
+	inGroup := make([]int32, nn) // node -> message.id number + 1 of its group
 	for _, nd := range path {
 		lr := &f.lines[f.nLast[nd]]
 		if f.names[lr.typ] == TypeAssistant && lr.msgID >= 0 {
-			inGroup[nd] = lr.msgID
+			inGroup[nd] = lr.msgID + 1
 		}
 	}
 	sibs := map[int32][]int32{}
@@ -227,11 +233,11 @@ func (f *File) rescue(path []int32, visited []bool, p *Path) []int32 {
 			continue
 		}
 		m := f.lines[f.nLast[nd]].msgID
-		if _, ok := onMsg[m]; !ok || m < 0 {
+		if m < 0 || onMsg[m] == 0 {
 			continue
 		}
 		sibs[m] = append(sibs[m], nd)
-		inGroup[nd] = m
+		inGroup[nd] = m + 1
 		visited[nd] = true
 	}
 	res := map[int32][]int32{}
@@ -243,13 +249,10 @@ func (f *File) rescue(path []int32, visited []bool, p *Path) []int32 {
 			continue
 		}
 		par := p.parentOf(f, nd)
-		if par < 0 {
+		if par < 0 || inGroup[par] == 0 {
 			continue
 		}
-		m, ok := inGroup[par]
-		if !ok {
-			continue
-		}
+		m := inGroup[par] - 1
 		res[m] = append(res[m], nd)
 		visited[nd] = true
 	}
@@ -261,8 +264,12 @@ func (f *File) rescue(path []int32, visited []bool, p *Path) []int32 {
 	byTS := func(s []int32) {
 		sort.SliceStable(s, func(i, j int) bool { return tsLess(f.ts(s[i]), f.ts(s[j])) })
 	}
-	for m, i := range onMsg {
-		s, r := sibs[m], res[m]
+	for m, i1 := range onMsg {
+		if i1 == 0 {
+			continue
+		}
+		i := int(i1 - 1)
+		s, r := sibs[int32(m)], res[int32(m)]
 		if len(s)+len(r) == 0 {
 			continue
 		}
@@ -417,7 +424,7 @@ func (f *File) EachTurn(p *Path, fn func(*Turn) error) error {
 	}
 	for _, nd := range p.nodes {
 		li := f.nLast[nd]
-		t, err := f.decodeTurn(&parser, li)
+		t, err := f.decodeTurn(&parser, li, !p.NoText)
 		if err != nil {
 			return err
 		}
@@ -503,7 +510,7 @@ func textBlock(s string) json.RawMessage {
 }
 
 // decodeTurn reads and decodes line li.
-func (f *File) decodeTurn(p *fastjson.Parser, li int32) (*Turn, error) {
+func (f *File) decodeTurn(p *fastjson.Parser, li int32, text bool) (*Turn, error) {
 	v, _, err := f.parseLine(p, li)
 	if err != nil {
 		return nil, fmt.Errorf("line %d: %w", f.lines[li].ln, err)
@@ -538,11 +545,18 @@ func (f *File) decodeTurn(p *fastjson.Parser, li int32) (*Turn, error) {
 			case c.Type() == fastjson.TypeString:
 				s, _ := c.StringBytes()
 				t.Content = []json.RawMessage{textBlock(string(s))}
-				t.Blocks = []Block{{Type: "text", Text: string(s)}}
+				t.Blocks = []Block{{Type: "text"}}
+				if text {
+					t.Blocks[0].Text = string(s)
+				}
 			case c.Type() == fastjson.TypeArray:
 				for _, b := range c.GetArray() {
 					t.Content = append(t.Content, rawJSON(b))
-					t.Blocks = append(t.Blocks, decodeBlock(b))
+					if text {
+						t.Blocks = append(t.Blocks, decodeBlock(b))
+					} else {
+						t.Blocks = append(t.Blocks, Block{Type: string(strBytes(b, "type"))})
+					}
 				}
 			default:
 				t.Content = []json.RawMessage{rawJSON(c)}

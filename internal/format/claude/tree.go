@@ -262,7 +262,7 @@ func (f *File) Preview(line int, max int) string {
 		return ""
 	}
 	var p fastjson.Parser
-	t, err := f.decodeTurn(&p, li)
+	t, err := f.decodeTurn(&p, li, true)
 	if err != nil {
 		return ""
 	}
