@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
 	"github.com/valyala/fastjson"
@@ -82,7 +83,7 @@ func readClaudeInfo(path string) (*claudeSummary, error) {
 			}
 			if c.firstPrompt == "" && rec.Str("type") == "user" && !truthy(v, "isMeta") &&
 				!truthy(v, "isCompactSummary") && !truthy(v, "isSidechain") {
-				c.firstPrompt = claudePrompt(jsonl.Get(v, "message", "content"))
+				c.firstPrompt = clip(claudePrompt(jsonl.Get(v, "message", "content")), pi.MaxFirstMessage)
 			}
 		case "custom-title":
 			c.customTitle = rec.Str("customTitle")
@@ -100,6 +101,17 @@ func readClaudeInfo(path string) (*claudeSummary, error) {
 		c.problems = nil
 	}
 	return c, nil
+}
+
+// clip cuts s to at most n bytes at a rune boundary, adding "…".
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func truthy(v *fastjson.Value, k string) bool {
