@@ -12,7 +12,8 @@
 # how busy the machine is; CPU seconds much less so.
 #
 # Environment: BENCH_DIR (default /tmp/sessctl-bench-data), SESSIONS (2000),
-# SIZE (2GB), RUNS (3), PI_PKG (unset: pi row is n/a).
+# SIZE (2GB), RUNS (3), PI_PKG (unset: pi row is n/a), SESSCTL_BIN (a built
+# sessctl to time instead of building ./cmd/sessctl).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=local
@@ -21,7 +22,7 @@ BENCH_DIR=${BENCH_DIR:-/tmp/sessctl-bench-data}
 SESSIONS=${SESSIONS:-2000}
 SIZE=${SIZE:-2GB}
 RUNS=${RUNS:-3}
-BIN=$BENCH_DIR/sessctl-list-bench
+BIN=${SESSCTL_BIN:-$BENCH_DIR/sessctl-list-bench}
 TIME=/usr/bin/time
 [[ -x $TIME ]] || { echo "bench: GNU time is required (apt-get install time)" >&2; exit 1; }
 
@@ -32,7 +33,7 @@ if [[ ! -d $HOMEDIR ]]; then
 	go run ./bench/gen -kind pihome -sessions "$SESSIONS" -size "$SIZE" -seed 3 -out "$HOMEDIR.tmp"
 	mv "$HOMEDIR.tmp" "$HOMEDIR"
 fi
-go build -o "$BIN" ./cmd/sessctl
+[[ -n ${SESSCTL_BIN:-} ]] || go build -o "$BIN" ./cmd/sessctl
 
 files=$(find "$HOMEDIR/.pi/agent/sessions" -name '*.jsonl' | wc -l)
 mib=$(du -s --apparent-size --block-size=1M "$HOMEDIR/.pi/agent/sessions" | cut -f1)
