@@ -177,7 +177,7 @@ func (f *File) Walk(leaf string, acrossCompactions bool) (*Path, error) {
 	for len(queue) > 0 {
 		x := queue[0]
 		queue = queue[1:]
-		for _, c := range f.kids[x] {
+		for _, c := range f.kids(x) {
 			if visited[c] || f.isConv(c) || p.removed(f, c) {
 				continue
 			}

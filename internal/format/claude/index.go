@@ -160,15 +160,16 @@ type File struct {
 
 	// graph over node numbers (one per distinct uuid of a chain member or
 	// progress line, numbered in order of first occurrence)
-	nodeOf  []int32 // id number -> node number or -1
-	nFirst  []int32 // node -> line of first occurrence
-	nLast   []int32 // node -> line of the value (last occurrence)
-	member  []bool  // node is a chain member (not progress)
-	parent  []int32 // node -> effective parent node (-1 none); progress bridged
-	effPar  []int32 // node -> effective parent id number (-1 none); may dangle
-	kids    [][]int32
-	inCycle []bool
-	cycles  [][]int32
+	nodeOf   []int32 // id number -> node number or -1
+	nFirst   []int32 // node -> line of first occurrence
+	nLast    []int32 // node -> line of the value (last occurrence)
+	member   []bool  // node is a chain member (not progress)
+	parent   []int32 // node -> effective parent node (-1 none); progress bridged
+	effPar   []int32 // node -> effective parent id number (-1 none); may dangle
+	kidStart []int32 // CSR rows of children, in file order
+	kidList  []int32
+	inCycle  []bool
+	cycles   [][]int32
 
 	// relink state of the last compact boundary with a preserved segment
 	relink *relinkState
@@ -758,19 +759,18 @@ func (f *File) finish() {
 		}
 		counts[pn]++
 	}
-	f.kids = make([][]int32, nn)
-	backing := make([]int32, 0, nn)
+	// children in compressed rows: kidList[kidStart[nd]:kidStart[nd+1]]
+	f.kidStart = make([]int32, nn+1)
 	for nd := 0; nd < nn; nd++ {
-		if counts[nd] > 0 {
-			start := len(backing)
-			backing = backing[:start+int(counts[nd])]
-			f.kids[nd] = backing[start : start : start+int(counts[nd])]
-		}
+		f.kidStart[nd+1] = f.kidStart[nd] + counts[nd]
 	}
+	f.kidList = make([]int32, f.kidStart[nn])
+	fill := make([]int32, nn)
 	for nd := 0; nd < nn; nd++ {
 		p := f.parent[nd]
 		if p >= 0 && p != int32(nd) {
-			f.kids[p] = append(f.kids[p], int32(nd))
+			f.kidList[f.kidStart[p]+fill[p]] = int32(nd)
+			fill[p]++
 		}
 	}
 	f.findCycles()
@@ -1030,3 +1030,6 @@ func isUUID(s string) bool {
 	}
 	return true
 }
+
+// kids returns the children of node nd in file order (do not modify).
+func (f *File) kids(nd int32) []int32 { return f.kidList[f.kidStart[nd]:f.kidStart[nd+1]] }

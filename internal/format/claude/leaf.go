@@ -148,7 +148,7 @@ func (f *File) computeRelink() *relinkState {
 	rs.ok = true
 	rs.preserved = pres
 	rs.override = map[int32]int32{hn: an}
-	for _, c := range f.kids[an] {
+	for _, c := range f.kids(an) {
 		if c != hn {
 			rs.override[c] = tn
 		}

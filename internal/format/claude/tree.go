@@ -154,7 +154,7 @@ func (f *File) Tree(m LeafMode) (*Tree, error) {
 			t.SelfParents = append(t.SelfParents, i)
 			t.Roots = append(t.Roots, i)
 		}
-		for _, c := range f.kids[nd] {
+		for _, c := range f.kids(int32(nd)) {
 			t.Nodes[i].Children = append(t.Nodes[i].Children, int(pos[c]))
 		}
 	}
@@ -189,7 +189,7 @@ func (f *File) Tree(m LeafMode) (*Tree, error) {
 		}
 	}
 	for nd := range pos {
-		if pos[nd] >= 0 && len(f.kids[nd]) > 1 {
+		if pos[nd] >= 0 && len(f.kids(int32(nd))) > 1 {
 			t.Nodes[pos[nd]].Fork = f.forkLabel(int32(nd))
 		}
 	}
@@ -209,7 +209,7 @@ func (f *File) Tree(m LeafMode) (*Tree, error) {
 
 // forkLabel labels a record with several children (from the index only).
 func (f *File) forkLabel(nd int32) string {
-	kids := f.kids[nd]
+	kids := f.kids(nd)
 	if len(kids) < 2 {
 		return ""
 	}

@@ -115,8 +115,8 @@ func (f *File) WriteTreeJSON(w io.Writer, path string, mode LeafMode, leaf strin
 		if f.isBoundary(nd) && lr.lpar >= 0 {
 			tn.LogicalParentID = f.ids.str(lr.lpar)
 		}
-		tn.Children = make([]string, len(f.kids[nd]))
-		for k, c := range f.kids[nd] {
+		tn.Children = make([]string, len(f.kids(nd)))
+		for k, c := range f.kids(nd) {
 			tn.Children[k] = f.uuidOf(c)
 		}
 		enc(tn)
