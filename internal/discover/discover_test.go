@@ -29,6 +29,8 @@ func TestDefaultRoots(t *testing.T) {
 		"omp=" + filepath.Join(home, ".omp/agent/sessions"),
 		"xcsh=" + filepath.Join(home, ".xcsh/agent/sessions"),
 		"claude=" + filepath.Join(home, ".claude/projects"),
+		"openclaw=" + filepath.Join(home, ".openclaw/agents"),
+		"agentcore=" + filepath.Join(home, ".pi/sessions"),
 	}, paths(DefaultRoots(e, nil, nil)))
 
 	require.NoError(t, os.MkdirAll(filepath.Join(data, "omp"), 0o755))

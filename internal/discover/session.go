@@ -40,6 +40,8 @@ type Session struct {
 	ParentSession *string `json:"parentSession"`
 	// SubagentOf is the session file a nested subagent transcript belongs to.
 	SubagentOf string `json:"subagentOf,omitempty"`
+	// OpenClaw is what the agent's sessions.json says (OpenClaw rows only).
+	OpenClaw *OpenClawInfo `json:"openclaw,omitempty"`
 	// Problems is the number of problems the reader saw; ProblemCodes
 	// counts them by code (torn-tail, malformed-line, …).
 	Problems     int            `json:"problems"`

@@ -68,6 +68,9 @@ Exit status: 0 shown; 1 unreadable file or no valid header; 2 usage error.`,
 
 // Run runs compact-view.
 func Run(opts *Options) error {
+	if handled, err := runOpenCode(opts); handled {
+		return err
+	}
 	ref, err := opts.Factory.ResolveSession(opts.Session)
 	if err != nil {
 		return err

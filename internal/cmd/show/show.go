@@ -87,6 +87,9 @@ Exit status: 0 shown; 1 the file cannot be read or has no valid header;
 
 // Run runs show.
 func Run(opts *Options) error {
+	if handled, err := runOpenCode(opts); handled {
+		return err
+	}
 	ref, err := opts.Factory.ResolveSession(opts.Session)
 	if err != nil {
 		return err
@@ -96,6 +99,8 @@ func Run(opts *Options) error {
 		return runPi(opts, ref)
 	case session.FormatClaude:
 		return runClaude(opts, ref)
+	case session.FormatAgentCore:
+		return runAgentCore(opts, ref)
 	}
 	return fmt.Errorf("%s: format %q is not supported by show yet", ref.Path, ref.Format)
 }

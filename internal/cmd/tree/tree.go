@@ -72,6 +72,9 @@ Exit status: 0 drawn; 1 the file cannot be read or has no valid header;
 
 // Run runs tree.
 func Run(opts *Options) error {
+	if handled, err := runOpenCode(opts); handled {
+		return err
+	}
 	ref, err := opts.Factory.ResolveSession(opts.Session)
 	if err != nil {
 		return err
@@ -81,6 +84,8 @@ func Run(opts *Options) error {
 		return runPi(opts, ref)
 	case session.FormatClaude:
 		return runClaude(opts, ref)
+	case session.FormatAgentCore:
+		return runAgentCore(opts, ref)
 	}
 	return fmt.Errorf("%s: format %q is not supported by tree yet", ref.Path, ref.Format)
 }

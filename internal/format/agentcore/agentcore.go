@@ -157,7 +157,7 @@ func (s *Session) index(r io.Reader) error {
 		case jsonl.Blank:
 			continue
 		case jsonl.Malformed:
-			s.Problems = append(s.Problems, problem.Problem{Code: problem.MalformedLine, Severity: problem.Error, Line: rec.Line, Message: "line is not valid JSON", Fix: "Agent Core skips it; `sessctl repair` can move it aside"})
+			s.Problems = append(s.Problems, problem.Problem{Code: problem.MalformedLine, Severity: problem.Error, Line: rec.Line, Message: "line is not valid JSON; Agent Core cannot read it"})
 			continue
 		case jsonl.TornTail:
 			s.Problems = append(s.Problems, problem.Problem{Code: problem.TornTail, Severity: problem.Error, Line: rec.Line, Message: "last line is cut off (no newline, not valid JSON)", Fix: "a crash interrupted the write; the partial line can be dropped"})

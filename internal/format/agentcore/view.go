@@ -93,6 +93,22 @@ func text(raw json.RawMessage) string {
 	return compact(raw)
 }
 
+// rest renders an entry without its id, parentId, type and timestamp.
+func rest(raw []byte) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return compact(raw)
+	}
+	for _, k := range []string{"id", "parentId", "type", "timestamp"} {
+		delete(m, k)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return compact(raw)
+	}
+	return string(b)
+}
+
 // message maps one entry to a drawable message.
 func message(e Entry, raw []byte) model.Message {
 	m := model.Message{ID: e.ID, Role: e.Type, Time: e.Timestamp}
@@ -126,7 +142,7 @@ func message(e Entry, raw []byte) model.Message {
 		m.Role = "tool"
 		m.Blocks = append(m.Blocks, blk)
 	default:
-		m.Blocks = append(m.Blocks, model.Block{Kind: "other", Text: compact(raw)})
+		m.Blocks = append(m.Blocks, model.Block{Kind: "other", Text: rest(raw)})
 		m.Notes = append(m.Notes, "not in context")
 	}
 	if e.Type == TypeSystem {

@@ -508,7 +508,7 @@ func TestOpenSingleDBAndErrors(t *testing.T) {
 	_, err = s.Load("ses_nope")
 	assert.ErrorIs(t, err, ErrSessionNotFound)
 	_, err = s.Load("ses_7e5f") // A, B and C all start with it
-	assert.ErrorContains(t, err, "ambiguous")
+	assert.ErrorIs(t, err, ErrAmbiguous)
 
 	// A second channel database is read too, after opencode.db.
 	copyTree(t, filepath.Join(testdata, "real", "opencode.db"), filepath.Join(dir, "opencode-dev.db"))

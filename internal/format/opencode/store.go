@@ -18,6 +18,12 @@ var ErrNotOpenCode = errors.New("no OpenCode data found")
 // ErrSessionNotFound is returned by Load for an unknown session id.
 var ErrSessionNotFound = errors.New("session not found")
 
+// ErrAmbiguous is returned by Find and Load for a prefix several ids share.
+var ErrAmbiguous = errors.New("ambiguous session id prefix")
+
+// ErrNoSession is returned by LoadRef for a reference naming a whole store.
+var ErrNoSession = errors.New("names a whole OpenCode store, not one session")
+
 // DefaultDataDir is $XDG_DATA_HOME/opencode, else ~/.local/share/opencode
 // (OpenCode uses the same path on macOS and Linux).
 func DefaultDataDir() string {
@@ -271,7 +277,7 @@ func (s *Store) Find(idOrPrefix string) (Session, error) {
 	case 1:
 		return hits[0], nil
 	}
-	return Session{}, fmt.Errorf("%s: ambiguous prefix (%d sessions)", idOrPrefix, len(hits))
+	return Session{}, fmt.Errorf("%s: %w (%d sessions)", idOrPrefix, ErrAmbiguous, len(hits))
 }
 
 // Children returns the direct child sessions of id (sessions made by the
@@ -377,4 +383,92 @@ func ReadExport(r io.Reader) (*Transcript, error) {
 	t.Session.Messages = len(t.Messages)
 	MarkReverted(t)
 	return t, nil
+}
+
+// DataDirFrom is DefaultDataDir with the environment read through getenv
+// (commands pass their own, so tests can point HOME at fixtures).
+func DataDirFrom(getenv func(string) string) string {
+	if getenv == nil {
+		return DefaultDataDir()
+	}
+	if x := getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "opencode")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".local", "share", "opencode")
+	}
+	return DefaultDataDir()
+}
+
+// Ref is what a command argument names in OpenCode terms.
+type Ref struct {
+	Data   string // data directory, storage tree or database to open
+	ID     string // session id or prefix ("" = the whole store)
+	Export string // an `opencode export` JSON file to read instead
+}
+
+// ParseRef tells whether arg names OpenCode data: "<path>#<session id>",
+// a session id or prefix starting with "ses_" (looked up in the default data
+// directory), a data directory, storage tree or database path, or an
+// `opencode export` file. ok is false for anything else.
+func ParseRef(arg string, getenv func(string) string) (Ref, bool) {
+	if p, id, found := strings.Cut(arg, "#"); found && p != "" && strings.HasPrefix(id, "ses_") {
+		if Detect(p) {
+			return Ref{Data: p, ID: id}, true
+		}
+		return Ref{}, false
+	}
+	if fi, err := os.Stat(arg); err == nil {
+		if !fi.IsDir() && IsExport(arg) {
+			return Ref{Export: arg}, true
+		}
+		if Detect(arg) {
+			return Ref{Data: arg}, true
+		}
+		return Ref{}, false
+	}
+	if strings.HasPrefix(arg, "ses_") && !strings.ContainsAny(arg, `/\`) {
+		return Ref{Data: DataDirFrom(getenv), ID: arg}, true
+	}
+	return Ref{}, false
+}
+
+// IsExport sniffs the start of a file for `opencode export` output: a JSON
+// object whose "info" holds a "ses_" id.
+func IsExport(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	head = bytes.TrimLeft(head[:n], " \t\r\n")
+	return len(head) > 0 && head[0] == '{' && bytes.Contains(head, []byte(`"info"`)) && bytes.Contains(head, []byte(`"ses_`))
+}
+
+// LoadRef reads the session a Ref names: an export file, or one session of a
+// store (ErrNoSession when the Ref has no id).
+func LoadRef(ref Ref) (*Transcript, error) {
+	if ref.Export != "" {
+		f, err := os.Open(ref.Export)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		t, err := ReadExport(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ref.Export, err)
+		}
+		return t, nil
+	}
+	if ref.ID == "" {
+		return nil, fmt.Errorf("%s %w: name one as %s#ses_… (sessctl list --agent opencode shows them)", ref.Data, ErrNoSession, ref.Data)
+	}
+	s, err := Open(ref.Data)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.Load(ref.ID)
 }
