@@ -53,33 +53,7 @@ func scanBuf(r io.Reader, buf []byte, fn func(Hash)) error {
 				return err
 			}
 		}
-		data := buf[:n]
-		pos := 0
-		keep := -1 // start of an unfinished candidate to carry over
-		for {
-			j := bytes.Index(data[pos:], refPrefix)
-			if j < 0 {
-				break
-			}
-			i := pos + j
-			end := i + RefLen
-			if end > n || (end == n && !eof) {
-				// Not enough bytes to decide (digits or the boundary byte
-				// are still to come).
-				if !eof {
-					keep = i
-				}
-				break
-			}
-			if end == n || !isLowerHex(data[end]) {
-				if h, ok := decodeHex(data[i+len(RefPrefix) : end]); ok {
-					fn(h)
-				}
-			}
-			// The prefix cannot overlap itself, so the next candidate
-			// starts after it (it may start inside a malformed digit run).
-			pos = i + len(RefPrefix)
-		}
+		keep := searchChunk(buf[:n], n, eof, fn)
 		if eof {
 			return nil
 		}
@@ -90,7 +64,42 @@ func scanBuf(r io.Reader, buf []byte, fn func(Hash)) error {
 			// twice.
 			keep = max(n-(len(refPrefix)-1), 0)
 		}
-		n = copy(buf, data[keep:n])
+		n = copy(buf, buf[keep:n])
+	}
+}
+
+// searchChunk reports every ref in data that starts before limit. final
+// says that data ends at the end of the input. It returns the start of a
+// candidate that cannot be decided because data ends too early (only
+// possible if !final), or -1.
+func searchChunk(data []byte, limit int, final bool, fn func(Hash)) int {
+	n := len(data)
+	// Matches found in data[:stop] start before limit.
+	stop := min(n, limit+len(refPrefix)-1)
+	pos := 0
+	for {
+		j := bytes.Index(data[pos:stop], refPrefix)
+		if j < 0 {
+			return -1
+		}
+		i := pos + j
+		end := i + RefLen
+		if end > n || (end == n && !final) {
+			// Not enough bytes to decide (digits or the boundary byte
+			// are still to come).
+			if final {
+				return -1
+			}
+			return i
+		}
+		if end == n || !isLowerHex(data[end]) {
+			if h, ok := decodeHex(data[i+len(RefPrefix) : end]); ok {
+				fn(h)
+			}
+		}
+		// The prefix cannot overlap itself, so the next candidate starts
+		// after it (it may start inside a malformed digit run).
+		pos = i + len(RefPrefix)
 	}
 }
 

@@ -15,17 +15,25 @@ import (
 	"testing/iotest"
 )
 
-// scanOracle returns the hashes of every ref in b, by regexp.
+// scanOracle returns the hashes of every ref in b, by regexp. Matches may
+// overlap: the last digit of one ref can be the "b" that starts the next
+// ("blob:sha256:<63 digits>blob:sha256:<64 digits>" holds two refs), so
+// the search restarts one byte after each match start.
 var scanRE = regexp.MustCompile(`blob:sha256:([a-f0-9]{64})(?:[^a-f0-9]|$)`)
 
 func scanOracle(b []byte) []Hash {
 	var out []Hash
-	for _, m := range scanRE.FindAllSubmatchIndex(b, -1) {
-		h, ok := decodeHex(b[m[2]:m[3]])
+	for off := 0; off < len(b); {
+		m := scanRE.FindSubmatchIndex(b[off:])
+		if m == nil {
+			break
+		}
+		h, ok := decodeHex(b[off+m[2] : off+m[3]])
 		if !ok {
 			panic("oracle matched bad hex")
 		}
 		out = append(out, h)
+		off += m[0] + 1
 	}
 	return out
 }
@@ -41,6 +49,15 @@ func collect(t testing.TB, r interface{ Read([]byte) (int, error) }, bufSize int
 
 func hashOf(s string) Hash { return Hash(sha256.Sum256([]byte(s))) }
 
+// hashOf0b is the hash whose hex is the first 63 digits of hx then "b".
+func hashOf0b(hx string) Hash {
+	h, err := ParseHex(hx[:63] + "b")
+	if err != nil {
+		panic(err)
+	}
+	return h
+}
+
 func TestScanCases(t *testing.T) {
 	a, b := hashOf("a"), hashOf("b")
 	A, B := a.String(), b.String()
@@ -54,6 +71,7 @@ func TestScanCases(t *testing.T) {
 		{"two adjacent", `"blob:sha256:` + A + `","blob:sha256:` + B + `"`, []Hash{a, b}},
 		{"glued to previous text", "xxblob:sha256:" + A + " ", []Hash{a}},
 		{"repeated prefix", "blob:sha256:blob:sha256:" + A + "\n", []Hash{a}},
+		{"last digit starts the next ref", "blob:sha256:" + A[:63] + "blob:sha256:" + B, []Hash{hashOf0b(A), b}},
 		{"65 digits", "blob:sha256:" + A + "0\n", nil},
 		{"63 digits", "blob:sha256:" + A[:63] + "\"", nil},
 		{"upper-case digit inside", "blob:sha256:" + A[:10] + "F" + A[11:] + "\"", nil},
