@@ -173,3 +173,59 @@ func FuzzValidJSON(f *testing.F) {
 		}
 	})
 }
+
+// benchSession builds a pi session of about n bytes in memory: turns of a
+// user prompt, an assistant reply with a tool call and a tool result, with
+// escapes and non-ASCII text as real sessions have.
+func benchSession(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"session","version":3,"id":"019a0000-0000-7000-8000-000000000001","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w/p"}` + "\n")
+	text := strings.Repeat(`func main() {\n\tfmt.Println(\"héllo\")\n}\n`, 40)
+	parent := "null"
+	for i := 0; b.Len() < n; i++ {
+		id := func(k int) string {
+			return `"` + strings.Repeat("0", 4) + string(rune('a'+k%26)) + string(rune('a'+(i/26)%26)) + string(rune('a'+i%26)) + `x"`
+		}
+		for k, line := range []string{
+			`{"type":"message","id":%s,"parentId":%s,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"` + text + `"}],"timestamp":1767225601000}}`,
+			`{"type":"message","id":%s,"parentId":%s,"timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"ok"},{"type":"toolCall","id":"t1","name":"bash","arguments":{"command":"go test ./..."}}],"api":"x","provider":"p","model":"m","usage":{"input":1200,"output":34,"cacheRead":0,"cacheWrite":0,"totalTokens":1234,"cost":{"input":0.0036,"output":0.00051,"total":0.00411}},"stopReason":"toolUse","timestamp":1767225602000}}`,
+			`{"type":"message","id":%s,"parentId":%s,"timestamp":"2026-01-01T00:00:03.000Z","message":{"role":"toolResult","toolCallId":"t1","toolName":"bash","content":[{"type":"text","text":"` + text + text + `"}],"isError":false,"timestamp":1767225603000}}`,
+		} {
+			me := id(k)
+			b.WriteString(strings.Replace(strings.Replace(line, "%s", me, 1), "%s", parent, 1))
+			b.WriteByte('\n')
+			parent = me
+		}
+	}
+	return b.Bytes()
+}
+
+func BenchmarkScanListInfo(b *testing.B) {
+	data := benchSession(8 << 20)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		li, err := ScanListInfo(bytes.NewReader(data), "x.jsonl")
+		if err != nil || li.Messages == 0 || li.ProblemCount() != 0 {
+			b.Fatal(err, li.Messages, li.Problems)
+		}
+	}
+}
+
+// BenchmarkReaderPass is the same input through the jsonl reader (fastjson
+// parse + validate of every line), for comparison.
+func BenchmarkReaderPass(b *testing.B) {
+	data := benchSession(8 << 20)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		rd := jsonl.NewReader(bytes.NewReader(data))
+		n := 0
+		for rd.Next() {
+			if rd.Record().Kind == jsonl.Object {
+				n++
+			}
+		}
+		if n == 0 {
+			b.Fatal("no objects")
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 )
 
 // maxDepth is the nesting limit, as in the jsonl reader (fastjson.MaxDepth):
@@ -273,47 +274,38 @@ const (
 	msb = 0x8080808080808080
 )
 
-// str validates the string starting at b[i] == '"': the closing quote is
-// found with IndexByte (vectorised), then the run before it is checked for
-// backslashes (IndexByte again) and control characters (eight bytes at a
-// time).
+// str validates the string starting at b[i] == '"'. It looks at eight
+// bytes at a time for the first '"', '\\' or control character (word tricks
+// whose lowest hit is exact), so long runs and dense escapes are both cheap.
 func (v *validator) str() bool {
 	b := v.b
 	i := v.i + 1
-	// Short strings (keys, types, ids) end before a call to IndexByte pays off.
-	for n := min(len(b), i+24); i < n; i++ {
-		c := b[i]
-		if c == '"' {
-			v.i = i + 1
-			return true
-		}
-		if c == '\\' || c < 0x20 {
-			break
-		}
-	}
-	end := -1 // the next '"' at or after i (found once, not again after each escape)
 	for {
-		if end < i {
-			q := bytes.IndexByte(b[i:], '"')
-			if q < 0 {
-				return false
+		for i+8 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[i:])
+			q := x ^ (lsb * '"')
+			s := x ^ (lsb * '\\')
+			t := ((x-lsb*0x20)&^x | (q-lsb)&^q | (s-lsb)&^s) & msb
+			if t != 0 {
+				i += bits.TrailingZeros64(t) >> 3
+				break
 			}
-			end = i + q
+			i += 8
 		}
-		bs := bytes.IndexByte(b[i:end], '\\')
-		stop := end
-		if bs >= 0 {
-			stop = i + bs
+		for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
+			i++
 		}
-		if hasControl(b[i:stop]) {
+		if i >= len(b) {
 			return false
 		}
-		if bs < 0 {
-			v.i = end + 1
+		switch c := b[i]; {
+		case c == '"':
+			v.i = i + 1
 			return true
+		case c < 0x20:
+			return false
 		}
-		// an escape at stop
-		i = stop
+		// an escape
 		if i+1 >= len(b) {
 			return false
 		}
@@ -334,21 +326,4 @@ func (v *validator) str() bool {
 			return false
 		}
 	}
-}
-
-// hasControl reports whether b holds a byte below 0x20.
-func hasControl(b []byte) bool {
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		if (x-lsb*0x20)&^x&msb != 0 {
-			return true
-		}
-	}
-	for ; i < len(b); i++ {
-		if b[i] < 0x20 {
-			return true
-		}
-	}
-	return false
 }
