@@ -413,3 +413,26 @@ func TestPrecompactSkipOver5MB(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"u1", "b1", "u4"}, p.UUIDs(big))
 }
+
+func TestPathProblemsToolPairing(t *testing.T) {
+	in := `{"parentUuid":null,"type":"user","message":{"role":"user","content":"a"},"uuid":"u1","timestamp":"2025-01-01T00:00:01.000Z"}
+{"parentUuid":"u1","type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]},"uuid":"a1","timestamp":"2025-01-01T00:00:02.000Z"}
+{"parentUuid":"a1","type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t2","name":"Bash","input":{}}]},"uuid":"a2","timestamp":"2025-01-01T00:00:03.000Z"}
+{"parentUuid":"a2","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"ok"}]},"uuid":"r2","timestamp":"2025-01-01T00:00:04.000Z"}
+{"parentUuid":"r2","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t9","content":"?"}]},"uuid":"r9","timestamp":"2025-01-01T00:00:05.000Z"}
+`
+	f, err := Read(strings.NewReader(in), -1)
+	require.NoError(t, err)
+	ps, err := f.PathProblems()
+	require.NoError(t, err)
+	require.Len(t, ps, 2)
+	assert.Equal(t, ProbUnpairedToolUse, ps[0].Code)
+	assert.Equal(t, 2, ps[0].Line)
+	assert.Contains(t, ps[0].Msg, "t1")
+	assert.Equal(t, ProbOrphanResult, ps[1].Code)
+	assert.Equal(t, 5, ps[1].Line)
+	for _, p := range ToProblems(ps) {
+		assert.NotEmpty(t, p.Fix)
+		assert.Equal(t, "warning", string(p.Severity))
+	}
+}

@@ -34,6 +34,8 @@ var severity = map[string]problem.Severity{
 	ProbSummaryElse:     problem.Info,
 	ProbSessionMismatch: problem.Info,
 	ProbEmpty:           problem.Warning,
+	ProbUnpairedToolUse: problem.Warning,
+	ProbOrphanResult:    problem.Warning,
 }
 
 // Severity returns the severity of a problem code.
@@ -53,7 +55,7 @@ func (f *File) ProblemList() []problem.Problem {
 func ToProblems(ps []Problem) []problem.Problem {
 	out := make([]problem.Problem, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, problem.Problem{Code: p.Code, Severity: Severity(p.Code), Line: p.Line, ID: p.UUID, Message: p.Msg})
+		out = append(out, problem.Problem{Code: p.Code, Severity: Severity(p.Code), Line: p.Line, ID: p.UUID, Message: p.Msg, Fix: fixes[p.Code]})
 	}
 	return out
 }
@@ -520,4 +522,93 @@ func (f *File) CompactView(leaf string) (*model.CompactView, error) {
 		cv.Warnings = append(cv.Warnings, fmt.Sprintf("line %d: %s [%s]", w.Line, w.Msg, w.Code))
 	}
 	return cv, nil
+}
+
+// fixes are one-line hints of the fix for each problem code.
+var fixes = map[string]string{
+	ProbTornTail:        "cut the torn last line (a crash mid-write); everything before it is intact",
+	ProbNULRun:          "remove the NUL-filled line; Claude Code before 2.1.121 stopped reading at it",
+	ProbMalformed:       "remove or repair the line; Claude Code skips it silently",
+	ProbNonObject:       "remove the line; it is not a transcript entry",
+	ProbBOM:             "strip the byte order mark",
+	ProbCRLF:            "convert line endings to LF",
+	ProbMissingUUID:     "give the record a uuid or remove it; the loader ignores it",
+	ProbDuplicateUUID:   "keep one of the lines; the loader keeps the first position and the last value",
+	ProbSelfParent:      "point parentUuid at the previous record",
+	ProbCycle:           "break the cycle by re-pointing one parentUuid at an earlier record",
+	ProbDanglingParent:  "re-point parentUuid at the previous record of the conversation",
+	ProbLegacyProgress:  "bridge the progress lines out of the chain (they are no longer written since 2.1.85)",
+	ProbProgressForward: "re-point parentUuid at the progress line's non-progress ancestor",
+	ProbLeafDisagree:    "compare `sessctl show --leaf-mode` outputs; re-chain the branch you want as the last one",
+	ProbOver5MB:         "compact or prune the session; Claude Code skips pre-compaction history over 5 MB",
+	ProbOver50MB:        "prune progress lines, old snapshots and large tool outputs",
+	ProbSummaryElse:     "nothing to do: the summary titles another session",
+	ProbSessionMismatch: "nothing to do unless the copy was not meant (fork or resume copies keep the source id)",
+	ProbEmpty:           "the file holds no conversation; remove it if it is not needed",
+	ProbUnpairedToolUse: "add a tool_result or drop the call; the loader filters it or inserts a placeholder result",
+	ProbOrphanResult:    "drop the tool_result or restore its tool_use",
+}
+
+// Problem codes found on the active path by PathProblems.
+const (
+	ProbUnpairedToolUse = "tool-use-without-result"
+	ProbOrphanResult    = "tool-result-without-use"
+)
+
+// Fix returns the hint for a problem code ("" if none).
+func Fix(code string) string { return fixes[code] }
+
+// PathProblems decodes the conversation of the last-prompt leaf and reports
+// tool calls without a result and results without a call.
+func (f *File) PathProblems() ([]Problem, error) {
+	leaf, err := f.Leaf(LeafLastPrompt)
+	if err != nil || leaf == "" {
+		return nil, err
+	}
+	p, err := f.Walk(leaf, false)
+	if err != nil {
+		return nil, err
+	}
+	type at struct {
+		line int
+		uuid string
+	}
+	uses := map[string]at{}
+	var order []string
+	results := map[string]bool{}
+	var out []Problem
+	err = f.EachTurn(p, func(t *Turn) error {
+		for i, b := range t.Blocks {
+			line := t.Lines[0]
+			if i < len(t.Lines) && len(t.Lines) == len(t.Blocks) {
+				line = t.Lines[i]
+			}
+			switch b.Type {
+			case "tool_use":
+				if _, ok := uses[b.ID]; !ok {
+					order = append(order, b.ID)
+				}
+				uses[b.ID] = at{line, t.UUID}
+			case "tool_result":
+				if _, ok := uses[b.ToolUseID]; !ok {
+					out = append(out, Problem{Code: ProbOrphanResult, Line: line, UUID: t.UUID,
+						Msg: fmt.Sprintf("tool_result for %s has no tool_use before it on the conversation", b.ToolUseID)})
+				}
+				results[b.ToolUseID] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range order {
+		if !results[id] {
+			u := uses[id]
+			out = append(out, Problem{Code: ProbUnpairedToolUse, Line: u.line, UUID: u.uuid,
+				Msg: fmt.Sprintf("tool_use %s has no tool_result on the conversation", id)})
+		}
+	}
+	sortProblems(out)
+	return out, nil
 }
