@@ -74,6 +74,10 @@ type TreeNode struct {
 	AgentCall bool
 	ToolUse   bool
 	ToolRes   bool
+	// ToolUseHolder is the uuid of the assistant line holding the tool_use
+	// this tool_result answers, when that is not its parent (older files
+	// chain results one after another).
+	ToolUseHolder string
 }
 
 // Tree builds the tree model with the leaf of mode m marked ("" = last-prompt).
@@ -122,6 +126,7 @@ func (f *File) Tree(m LeafMode) (*Tree, error) {
 			tn.HasParent = true
 			tn.Bridged = lr.parent != f.effPar[nd]
 		}
+		tn.ToolUseHolder = f.holderIfNotParent(int32(nd))
 		if f.isBoundary(int32(nd)) {
 			tn.Boundary = true
 			if v, _, err := f.parseLine(&parser, f.nLast[nd]); err == nil {
@@ -355,6 +360,7 @@ type TreeNodeJSON struct {
 	Active          bool            `json:"active,omitempty"`
 	LogicalParentID string          `json:"logicalParentUuid,omitempty"`
 	Bridged         bool            `json:"bridgedProgress,omitempty"`
+	ToolUseHolder   string          `json:"toolUseParentId,omitempty"`
 	Subagents       []string        `json:"subagents,omitempty"`
 	Raw             json.RawMessage `json:"-"`
 }
@@ -391,7 +397,7 @@ func (t *Tree) JSON(path string, mode LeafMode, choice LeafChoice, subs *Subagen
 		n := &t.Nodes[i]
 		tn := TreeNodeJSON{ID: n.ID, Type: n.Type, Subtype: n.Subtype, Role: n.Role, Line: n.Line,
 			Children: ids(n.Children), Sidechain: n.Sidechain, Fork: n.Fork, Active: t.Active[i],
-			LogicalParentID: n.LogicalParentID, Bridged: n.Bridged}
+			LogicalParentID: n.LogicalParentID, Bridged: n.Bridged, ToolUseHolder: n.ToolUseHolder}
 		if n.Time != 0 {
 			tn.Timestamp = fmtTS(n.Time)
 		}
@@ -506,7 +512,7 @@ func (t *Tree) WriteJSON(w io.Writer, path string, mode LeafMode, choice LeafCho
 		}
 		tn := TreeNodeJSON{ID: n.ID, Type: n.Type, Subtype: n.Subtype, Role: n.Role, Line: n.Line,
 			Sidechain: n.Sidechain, Fork: n.Fork, Active: t.Active[i],
-			LogicalParentID: n.LogicalParentID, Bridged: n.Bridged, Subagents: sub[n.ID]}
+			LogicalParentID: n.LogicalParentID, Bridged: n.Bridged, Subagents: sub[n.ID], ToolUseHolder: n.ToolUseHolder}
 		if n.Time != 0 {
 			tn.Timestamp = fmtTS(n.Time)
 		}
@@ -543,4 +549,18 @@ func (t *Tree) WriteJSON(w io.Writer, path string, mode LeafMode, choice LeafCho
 	}
 	bw.WriteString("}\n")
 	return bw.Flush()
+}
+
+// holderIfNotParent returns the uuid of the line holding the tool_use that
+// node nd's tool_result answers, when it is not nd's parent.
+func (f *File) holderIfNotParent(nd int32) string {
+	h, ok := f.toolResHold[f.nLast[nd]]
+	if !ok {
+		return ""
+	}
+	hu := f.lines[h].uuid
+	if hu < 0 || hu == f.effPar[nd] {
+		return ""
+	}
+	return f.ids.str(hu)
 }

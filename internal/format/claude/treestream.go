@@ -99,7 +99,8 @@ func (f *File) WriteTreeJSON(w io.Writer, path string, mode LeafMode, leaf strin
 		lr := &f.lines[f.nLast[nd]]
 		u := f.ids.str(lr.uuid)
 		tn := TreeNodeJSON{ID: u, Type: f.names[lr.typ], Subtype: f.names[lr.sub], Line: int(lr.ln),
-			Sidechain: lr.flags&fSidechain != 0, Fork: f.forkLabel(nd), Active: active[nd], Subagents: sub[u]}
+			Sidechain: lr.flags&fSidechain != 0, Fork: f.forkLabel(nd), Active: active[nd], Subagents: sub[u],
+			ToolUseHolder: f.holderIfNotParent(nd)}
 		switch tn.Type {
 		case TypeUser, TypeAssistant:
 			tn.Role = tn.Type

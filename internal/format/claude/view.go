@@ -388,6 +388,9 @@ func appendTree(mt *model.Tree, src *[]nodeSrc, t *Tree, fi int, active bool) []
 		if n.HasParent && n.ParentID == n.ID {
 			mn.Marks = append(mn.Marks, "self-parent")
 		}
+		if n.ToolUseHolder != "" {
+			mn.Marks = append(mn.Marks, "result of "+short(n.ToolUseHolder))
+		}
 		if n.InCycle {
 			mn.Marks = append(mn.Marks, "in parent cycle")
 		}
