@@ -42,6 +42,8 @@ type Session struct {
 	SubagentOf string `json:"subagentOf,omitempty"`
 	// OpenClaw is what the agent's sessions.json says (OpenClaw rows only).
 	OpenClaw *OpenClawInfo `json:"openclaw,omitempty"`
+	// OpenCode holds OpenCode's own fields (OpenCode rows only).
+	OpenCode *OpenCodeInfo `json:"opencode,omitempty"`
 	// Problems is the number of problems the reader saw; ProblemCodes
 	// counts them by code (torn-tail, malformed-line, …).
 	Problems     int            `json:"problems"`

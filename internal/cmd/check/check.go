@@ -172,6 +172,9 @@ func Run(opts *Options) error {
 }
 
 func checkOne(path string, opts *Options) FileResult {
+	if r, ok := checkStore(path, opts); ok {
+		return r
+	}
 	r := FileResult{Path: path, Problems: []problem.Problem{}}
 	format, err := session.Detect(path)
 	if err != nil {
@@ -227,6 +230,10 @@ func expand(opts *Options) ([]string, error) {
 				continue
 			}
 			out = append(out, ref.Path)
+			continue
+		}
+		var isStore bool
+		if out, isStore = expandStore(a, out); isStore {
 			continue
 		}
 		if !st.IsDir() {

@@ -138,6 +138,8 @@ func Run(opts *Options) error {
 	sopts.Agents = opts.Agents
 	stop := startProgress(opts.IO, &sopts)
 	res := discover.Scan(sopts)
+	stored, storeWarns := discover.ListStores(sopts)
+	res.Sessions, res.Warnings = append(res.Sessions, stored...), append(res.Warnings, storeWarns...)
 	stop()
 	for _, w := range res.Warnings {
 		fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s\n", render.EscapeLine(w.Error()))
