@@ -22,7 +22,7 @@ BENCH_DIR=${BENCH_DIR:-/tmp/sessctl-bench-data}
 SESSIONS=${SESSIONS:-2000}
 SIZE=${SIZE:-2GB}
 RUNS=${RUNS:-3}
-BIN=${SESSCTL_BIN:-$BENCH_DIR/sessctl-list-bench}
+BIN=${SESSCTL_BIN:-/tmp/sessctl-list-bench}
 TIME=/usr/bin/time
 [[ -x $TIME ]] || { echo "bench: GNU time is required (apt-get install time)" >&2; exit 1; }
 
@@ -48,8 +48,9 @@ run() {
 	local walls=() cpus=() rss=() out
 	for ((i = 0; i < RUNS; i++)); do
 		[[ -n ${PREP:-} ]] && eval "$PREP"
-		$TIME -o "$BENCH_DIR/time.out" -f '%e %U %S %M' "$@" >/dev/null 2>"$BENCH_DIR/stderr.out"
-		read -r w u s m <"$BENCH_DIR/time.out"
+		$TIME -o "$WORK/time.out" -f '%e %U %S %M' "$@" >/dev/null 2>"$WORK/stderr.out" ||
+			{ echo "bench: $* failed:" >&2; tail -3 "$WORK/stderr.out" >&2; }
+		read -r w u s m < <(tail -1 "$WORK/time.out")
 		walls+=("$w")
 		cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN {printf "%.2f", u + s}')")
 		rss+=("$m")
@@ -60,7 +61,9 @@ run() {
 		"$(($(printf '%s\n' "${rss[@]}" | median) / 1024))"
 }
 
-CACHE=$BENCH_DIR/list-cache
+WORK=$(mktemp -d /tmp/sessctl-list-bench.XXXXXX) # scratch, not shared with other benchmarks
+trap 'rm -rf "$WORK"' EXIT
+CACHE=$WORK/list-cache
 echo "Input: $files pi sessions, $mib MiB ($HOMEDIR), page cache warm, $(nproc) CPUs, median of $RUNS runs."
 echo
 echo "| command | wall s | CPU s | peak RSS |"
