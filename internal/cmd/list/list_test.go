@@ -494,3 +494,21 @@ func TestParseSinceAndRelative(t *testing.T) {
 	assert.Equal(t, "2 days ago", list.Relative(now, now.Add(-50*time.Hour)))
 	assert.Equal(t, "2 months ago", list.Relative(now, now.Add(-65*24*time.Hour)))
 }
+
+func TestListSymlinkedRoot(t *testing.T) {
+	home := copyHome(t)
+	e := newEnv(home)
+	real := filepath.Join(filepath.Dir(home), "real-xcsh")
+	require.NoError(t, os.Rename(filepath.Join(home, ".xcsh"), real))
+	require.NoError(t, os.Symlink(real, filepath.Join(home, ".xcsh")))
+	rows, r := listJSON(t, e, "--agent", "xcsh", "--no-cache")
+	assert.Empty(t, r.err)
+	require.Len(t, rows, 1)
+	assert.Equal(t, filepath.Join(home, ".xcsh/agent/sessions/-proj-e/2026-02-10T00-00-00-000Z_0b1b2c3d4e5f6073.jsonl"), rows[0].Path)
+
+	// The same folder named twice (default root and --root through a link) is listed once.
+	link := filepath.Join(filepath.Dir(home), "pi-link")
+	require.NoError(t, os.Symlink(filepath.Join(home, ".pi/agent/sessions"), link))
+	rows, _ = listJSON(t, e, "--agent", "pi", "--root", "pi="+link, "--no-cache")
+	assert.Len(t, rows, 9)
+}
