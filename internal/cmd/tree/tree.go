@@ -75,6 +75,9 @@ func Run(opts *Options) error {
 	if handled, err := runOpenCode(opts); handled {
 		return err
 	}
+	if handled, err := runOpenClawDB(opts); handled {
+		return err
+	}
 	ref, err := opts.Factory.ResolveSession(opts.Session)
 	if err != nil {
 		return err

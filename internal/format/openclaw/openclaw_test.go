@@ -358,3 +358,35 @@ func TestAgentDB(t *testing.T) {
 	ents, _ := os.ReadDir(filepath.Dir(p))
 	assert.Len(t, ents, 1)
 }
+
+// TestWriteSQLiteFixture regenerates testdata/openclaw/sqlite-state (an
+// OpenClaw ≥ 2026.8 state folder with one agent database) when
+// SESSCTL_REGEN_FIXTURES=1; otherwise it checks the committed copy reads.
+func TestWriteSQLiteFixture(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "testdata", "openclaw", "sqlite-state")
+	if os.Getenv("SESSCTL_REGEN_FIXTURES") == "1" {
+		require.NoError(t, os.RemoveAll(dir))
+		agentDB(t, dir)
+	}
+	p := filepath.Join(dir, "agents", "ops", "agent", "openclaw-agent.sqlite")
+	d, err := OpenAgentDB(p)
+	require.NoError(t, err)
+	defer d.Close()
+	ss, err := d.Sessions()
+	require.NoError(t, err)
+	assert.Len(t, ss, 2)
+	db, id, ok := ParseDBRef(p + "#c1")
+	require.True(t, ok)
+	assert.Equal(t, p, db)
+	assert.Equal(t, "c1", id)
+	_, _, ok = ParseDBRef(p)
+	assert.False(t, ok)
+	tmp, err := ExportTemp(p, "c2")
+	require.NoError(t, err)
+	defer os.Remove(tmp)
+	b, err := os.ReadFile(tmp)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(b), `{"type":"session","version":3,"id":"c2"`))
+	ents, _ := os.ReadDir(filepath.Dir(p))
+	assert.Len(t, ents, 1, "reading leaves no side files")
+}

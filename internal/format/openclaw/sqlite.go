@@ -256,3 +256,41 @@ func isSessionHeader(line []byte) bool {
 	}
 	return json.Unmarshal(line, &h) == nil && h.Type == "session"
 }
+
+// ParseDBRef splits "<agent database>#<session id>" (the path `sessctl list`
+// prints for SQLite-era sessions); ok is false for anything else.
+func ParseDBRef(arg string) (db, sessionID string, ok bool) {
+	i := strings.LastIndexByte(arg, '#')
+	if i <= 0 || i == len(arg)-1 {
+		return "", "", false
+	}
+	db, sessionID = arg[:i], arg[i+1:]
+	if !fileExists(db) || !strings.HasSuffix(db, ".sqlite") {
+		return "", "", false
+	}
+	return db, sessionID, true
+}
+
+// ExportTemp writes a SQLite-era session to a temporary pi JSONL file (for
+// reading it with the pi reader) and returns its path; the caller removes it.
+func ExportTemp(dbPath, sessionID string) (string, error) {
+	d, err := OpenAgentDB(dbPath)
+	if err != nil {
+		return "", err
+	}
+	defer d.Close()
+	f, err := os.CreateTemp("", "sessctl-openclaw-*.jsonl")
+	if err != nil {
+		return "", err
+	}
+	if _, err := d.Export(sessionID, f); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
