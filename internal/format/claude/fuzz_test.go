@@ -19,7 +19,11 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"parentUuid":"a","type":"user","uuid":"a"}` + "\n"))
 	f.Add([]byte(`{"parentUuid":"b","type":"progress","uuid":"a"}` + "\n" + `{"parentUuid":"a","type":"progress","uuid":"b"}` + "\n" + `{"parentUuid":"a","type":"user","uuid":"c"}`))
 	f.Add([]byte(`{"type":"system","subtype":"compact_boundary","uuid":"b","parentUuid":null,"logicalParentUuid":"b","compactMetadata":{"preservedSegment":{"headUuid":"b","anchorUuid":"b","tailUuid":"b"}}}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Fuzz(fuzzBody)
+}
+
+func fuzzBody(t *testing.T, data []byte) {
+	{
 		fl, err := Read(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
 			return
@@ -50,5 +54,5 @@ func FuzzRead(f *testing.F) {
 				_ = fl.Preview(n.Line, 40)
 			}
 		}
-	})
+	}
 }

@@ -276,11 +276,38 @@ func (f *File) tips(sideOK bool) []bool {
 		}
 	}
 	out := make([]bool, nn)
+	// climb with memo: chains of system/attachment tips share their walk
+	memo := make([]int32, nn)
+	for i := range memo {
+		memo[i] = -2
+	}
+	var stack []int32
+	climbMemo := func(nd int32) int32 {
+		stack = stack[:0]
+		res := int32(-1)
+		for steps := 0; nd >= 0 && steps <= nn; steps++ {
+			if memo[nd] != -2 {
+				res = memo[nd]
+				break
+			}
+			if f.isConv(nd) {
+				res = nd
+				break
+			}
+			memo[nd] = -1 // cycle guard while walking
+			stack = append(stack, nd)
+			nd = f.lparent(nd)
+		}
+		for _, x := range stack {
+			memo[x] = res
+		}
+		return res
+	}
 	for nd := int32(0); int(nd) < nn; nd++ {
 		if !f.live(nd, sideOK) || ref[nd] {
 			continue
 		}
-		if c := f.climb(nd); c >= 0 {
+		if c := climbMemo(nd); c >= 0 {
 			out[c] = true
 		}
 	}
