@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -176,3 +177,73 @@ func BenchmarkReadStream(b *testing.B) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestValueScannerMatchesBun replays inputs whose parse by Bun 1.4.5's
+// JSONL.parseChunk, driven by oh-my-pi's lenient loop, was recorded by
+// testdata/bunjsonl/gen.ts: the scanner must yield the same values.
+func TestValueScannerMatchesBun(t *testing.T) {
+	raw, err := os.ReadFile("testdata/bunjsonl/cases.json")
+	require.NoError(t, err)
+	var fx struct {
+		Cases []struct {
+			Input  string   `json:"input"`
+			Values []string `json:"values"`
+		} `json:"cases"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &fx))
+	require.NotEmpty(t, fx.Cases)
+	tolerated := 0
+	for i, c := range fx.Cases {
+		var got []any
+		sc := newValueScanner(strings.NewReader(c.Input))
+		for sc.Next() {
+			r := sc.Record()
+			if r.Kind == jsonl.Object || r.Kind == jsonl.NonObject {
+				got = append(got, decodePlain(t, r.Body()))
+			}
+		}
+		want := make([]any, len(c.Values))
+		for j, v := range c.Values {
+			want[j] = decodePlain(t, []byte(v))
+		}
+		if len(want) == 0 {
+			want = nil
+		}
+		if !reflect.DeepEqual(want, got) && knownBunDivergence(c.Input, want, got) {
+			// Documented in docs/formats.md ("oh-my-pi and xcsh").
+			t.Logf("case %d: known divergence (Bun drops %d more values at an unterminated last line): %q", i, len(got)-len(want), c.Input)
+			tolerated++
+			continue
+		}
+		require.Equal(t, want, got, "case %d: %q", i, c.Input)
+	}
+	t.Logf("%d inputs compared, %d known divergences", len(fx.Cases), tolerated)
+	require.LessOrEqual(t, tolerated, 2, "only the two planted divergent inputs may differ")
+}
+
+// decodePlain decodes JSON with numbers as float64 (Bun's values went through
+// JSON.stringify, which normalises them).
+func decodePlain(t *testing.T, b []byte) any {
+	t.Helper()
+	var v any
+	require.NoError(t, json.Unmarshal(b, &v), "%s", b)
+	return v
+}
+
+// knownBunDivergence: the input ends without a newline and Bun's values are
+// a strict prefix of ours. Bun's parser sometimes reports a break found in a
+// last line without newline as "waiting for more data" rather than as an
+// error (which it does depends on the token there: a bare scalar, a lone
+// brace), and the lenient loop then drops everything from the broken value's
+// first line; sessctl drops only that line and reads the next lines again.
+func knownBunDivergence(in string, want, got []any) bool {
+	if strings.HasSuffix(in, "\n") || len(got) <= len(want) {
+		return false
+	}
+	for i := range want {
+		if !reflect.DeepEqual(want[i], got[i]) {
+			return false
+		}
+	}
+	return true
+}
