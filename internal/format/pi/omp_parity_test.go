@@ -135,3 +135,49 @@ func TestParityXcsh(t *testing.T) {
 	n := runOmpParity(t, "../../../testdata/xcsh/parity", DialectXcsh)
 	t.Logf("%d xcsh cases compared", n)
 }
+
+// TestOmpContextMatchesBundle replays random sessions whose contexts were
+// computed by the real omp 18.3.4 bundle (testdata/ompdiff/gen.ts): default
+// leaf and random leaves, every entry type, random parents, duplicate and
+// missing ids.
+func TestOmpContextMatchesBundle(t *testing.T) {
+	raw, err := os.ReadFile("testdata/ompdiff/cases.json")
+	require.NoError(t, err)
+	var fx struct {
+		Sessions []struct {
+			Text  string `json:"text"`
+			Cases []struct {
+				Leaf    *string         `json:"leaf"`
+				Context json.RawMessage `json:"context"`
+				Error   string          `json:"error"`
+			} `json:"cases"`
+		} `json:"sessions"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &fx))
+	require.NotEmpty(t, fx.Sessions)
+	dir := t.TempDir()
+	n := 0
+	for i, s := range fx.Sessions {
+		p := filepath.Join(dir, "s.jsonl")
+		require.NoError(t, os.WriteFile(p, []byte(s.Text), 0o600))
+		f, err := Open(p, Options{Dialect: DialectOmp})
+		require.NoError(t, err)
+		require.NoError(t, f.HeaderErr)
+		for _, c := range s.Cases {
+			require.Empty(t, c.Error, "session %d: the bundle failed; the generator must not produce such input", i)
+			leaf, name := tree.None, "default"
+			if c.Leaf != nil {
+				var ok bool
+				leaf, ok = f.Index.Lookup(*c.Leaf)
+				require.True(t, ok)
+				name = *c.Leaf
+			}
+			ctx, err := f.BuildContext(leaf)
+			require.NoError(t, err)
+			require.Equal(t, len(ctx.Messages), len(ctx.Sources))
+			require.Equal(t, decodePlain(t, c.Context), decodePlain(t, contextJSON(ctx)), "session %d leaf %s:\n%s", i, name, s.Text)
+			n++
+		}
+	}
+	t.Logf("%d contexts of %d random sessions compared", n, len(fx.Sessions))
+}
