@@ -1,10 +1,7 @@
 package claude
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/valyala/fastjson"
@@ -339,30 +336,28 @@ type TreeJSON struct {
 	Cycles     [][]string     `json:"cycles"`
 	Duplicates []string       `json:"duplicates"`
 	// BridgedProgress counts legacy progress lines bridged over.
-	BridgedProgress int               `json:"bridgedProgress"`
-	Subagents       []SubagentJSON    `json:"subagents,omitempty"`
-	Extra           map[string]string `json:"-"`
+	BridgedProgress int            `json:"bridgedProgress"`
+	Subagents       []SubagentJSON `json:"subagents,omitempty"`
 }
 
 // TreeNodeJSON is one node of TreeJSON.
 type TreeNodeJSON struct {
-	ID              string          `json:"id"`
-	ParentID        *string         `json:"parentId"`
-	Type            string          `json:"type"`
-	Subtype         string          `json:"subtype,omitempty"`
-	Role            string          `json:"role,omitempty"`
-	Label           string          `json:"label,omitempty"`
-	Line            int             `json:"line"`
-	Timestamp       string          `json:"timestamp,omitempty"`
-	Children        []string        `json:"children"`
-	Sidechain       bool            `json:"isSidechain,omitempty"`
-	Fork            string          `json:"fork,omitempty"`
-	Active          bool            `json:"active,omitempty"`
-	LogicalParentID string          `json:"logicalParentUuid,omitempty"`
-	Bridged         bool            `json:"bridgedProgress,omitempty"`
-	ToolUseHolder   string          `json:"toolUseParentId,omitempty"`
-	Subagents       []string        `json:"subagents,omitempty"`
-	Raw             json.RawMessage `json:"-"`
+	ID              string   `json:"id"`
+	ParentID        *string  `json:"parentId"`
+	Type            string   `json:"type"`
+	Subtype         string   `json:"subtype,omitempty"`
+	Role            string   `json:"role,omitempty"`
+	Label           string   `json:"label,omitempty"`
+	Line            int      `json:"line"`
+	Timestamp       string   `json:"timestamp,omitempty"`
+	Children        []string `json:"children"`
+	Sidechain       bool     `json:"isSidechain,omitempty"`
+	Fork            string   `json:"fork,omitempty"`
+	Active          bool     `json:"active,omitempty"`
+	LogicalParentID string   `json:"logicalParentUuid,omitempty"`
+	Bridged         bool     `json:"bridgedProgress,omitempty"`
+	ToolUseHolder   string   `json:"toolUseParentId,omitempty"`
+	Subagents       []string `json:"subagents,omitempty"`
 }
 
 // JSON converts the tree to its --json shape. subs may be nil.
@@ -454,101 +449,6 @@ func (t *Tree) SetLeaf(f *File, leaf string) error {
 	}
 	t.Leaf = index[f.uuidOf(nd)]
 	return nil
-}
-
-// WriteJSON streams the --json shape of the tree to w, one node at a time
-// (same content as JSON, without building it in memory).
-func (t *Tree) WriteJSON(w io.Writer, path string, mode LeafMode, choice LeafChoice, subs *Subagents) error {
-	bw := bufio.NewWriterSize(w, 1<<20)
-	enc := func(v any) {
-		b, _ := json.Marshal(v)
-		bw.Write(b)
-	}
-	ids := func(ns []int) {
-		bw.WriteByte('[')
-		for k, n := range ns {
-			if k > 0 {
-				bw.WriteByte(',')
-			}
-			enc(t.Nodes[n].ID)
-		}
-		bw.WriteByte(']')
-	}
-	sub := map[string][]string{}
-	var subJSON []SubagentJSON
-	if subs != nil {
-		for _, s := range subs.Files {
-			subJSON = append(subJSON, s.JSON())
-			if s.ParentUUID != "" {
-				sub[s.ParentUUID] = append(sub[s.ParentUUID], s.AgentID)
-			}
-		}
-	}
-	bw.WriteString(`{"format":"claude-code","path":`)
-	enc(path)
-	bw.WriteString(`,"leafId":`)
-	if t.Leaf >= 0 {
-		enc(t.Nodes[t.Leaf].ID)
-	} else {
-		bw.WriteString("null")
-	}
-	bw.WriteString(`,"leafMode":`)
-	enc(mode)
-	bw.WriteString(`,"leafModes":`)
-	enc(choice)
-	bw.WriteString(`,"roots":`)
-	var roots []int
-	for i := range t.Nodes {
-		if !t.Nodes[i].HasParent {
-			roots = append(roots, i)
-		}
-	}
-	ids(roots)
-	bw.WriteString(`,"nodes":[`)
-	for i := range t.Nodes {
-		n := &t.Nodes[i]
-		if i > 0 {
-			bw.WriteByte(',')
-		}
-		tn := TreeNodeJSON{ID: n.ID, Type: n.Type, Subtype: n.Subtype, Role: n.Role, Line: n.Line,
-			Sidechain: n.Sidechain, Fork: n.Fork, Active: t.Active[i],
-			LogicalParentID: n.LogicalParentID, Bridged: n.Bridged, Subagents: sub[n.ID], ToolUseHolder: n.ToolUseHolder}
-		if n.Time != 0 {
-			tn.Timestamp = fmtTS(n.Time)
-		}
-		if n.HasParent {
-			p := n.ParentID
-			tn.ParentID = &p
-		}
-		tn.Children = make([]string, len(n.Children))
-		for k, c := range n.Children {
-			tn.Children[k] = t.Nodes[c].ID
-		}
-		enc(tn)
-	}
-	bw.WriteString(`],"orphans":`)
-	ids(t.Orphans)
-	bw.WriteString(`,"cycles":[`)
-	for k, c := range t.Cycles {
-		if k > 0 {
-			bw.WriteByte(',')
-		}
-		ids(c)
-	}
-	bw.WriteString(`],"duplicates":`)
-	d := t.Duplicates
-	if d == nil {
-		d = []string{}
-	}
-	enc(d)
-	bw.WriteString(`,"bridgedProgress":`)
-	enc(t.Progress)
-	if len(subJSON) > 0 {
-		bw.WriteString(`,"subagents":`)
-		enc(subJSON)
-	}
-	bw.WriteString("}\n")
-	return bw.Flush()
 }
 
 // holderIfNotParent returns the uuid of the line holding the tool_use that

@@ -25,9 +25,6 @@ func TestTreeWriteJSONMatches(t *testing.T) {
 		subs := f.LinkSubagents(files)
 		want, err := json.Marshal(tr.JSON(p, LeafLastPrompt, f.LeafModes(), subs))
 		require.NoError(t, err)
-		var got bytes.Buffer
-		require.NoError(t, tr.WriteJSON(&got, p, LeafLastPrompt, f.LeafModes(), subs))
-		assert.JSONEq(t, string(want), got.String())
 		var direct bytes.Buffer
 		require.NoError(t, f.WriteTreeJSON(&direct, p, LeafLastPrompt, "", subs))
 		assert.JSONEq(t, string(want), direct.String())

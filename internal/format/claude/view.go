@@ -69,10 +69,15 @@ func (f *File) Title() string {
 	case f.Meta.AITitle != "":
 		return f.Meta.AITitle
 	}
+	// the summary whose leaf is the latest record of this file
+	best, title := int32(-1), ""
 	for leaf, s := range f.Meta.Summaries {
-		if f.nodeByUUID(leaf) >= 0 {
-			return s
+		if nd := f.nodeByUUID(leaf); nd > best {
+			best, title = nd, s
 		}
+	}
+	if best >= 0 {
+		return title
 	}
 	return f.FirstPrompt()
 }
