@@ -111,7 +111,21 @@ fs.mkdirSync(path.join(outDir, "sessions"), { recursive: true });
 for (let s = 0; s < N; s++) {
 	const { lines, ids } = session(s);
 	const file = path.join(outDir, "sessions", `r${String(s).padStart(4, "0")}.jsonl`);
-	const text = lines.map(l => JSON.stringify(l)).join("\n") + "\n";
+	// Some sessions are damaged the way files are in the wild: pretty-printed
+	// entries, garbage lines, a second object glued to a line, CRLF.
+	const damaged = maybe(30);
+	const parts: string[] = [];
+	for (const [k, l] of lines.entries()) {
+		let line = JSON.stringify(l);
+		if (damaged && k > 0) {
+			if (maybe(10)) line = JSON.stringify(l, null, 2);
+			else if (maybe(5)) line = line + JSON.stringify({ type: "message", id: "glued", parentId: null });
+			else if (maybe(5)) parts.push(pick(["garbage", "{\"type\":\"message\",", "  ", "}"]));
+			if (maybe(5)) line += "\r";
+		}
+		parts.push(line);
+	}
+	const text = parts.join("\n") + "\n";
 	fs.writeFileSync(file, text);
 	const load = await loadSessionFile(file);
 	migrateToCurrentVersion(load.entries);
