@@ -45,6 +45,11 @@ type message struct {
 	TokensBefore *int64          `json:"tokensBefore"`
 	FromID       string          `json:"fromId"`
 	ShortSummary string          `json:"shortSummary"`
+	Code         string          `json:"code"`      // oh-my-pi pythonExecution
+	Cancelled    bool            `json:"cancelled"` // oh-my-pi pythonExecution
+	Files        []struct {      // oh-my-pi fileMention
+		Path string `json:"path"`
+	} `json:"files"`
 }
 
 // Transcript turns a rebuilt context into a transcript for people.
@@ -136,6 +141,29 @@ func toModel(raw json.RawMessage) model.Message {
 		}
 		out.Blocks = append(out.Blocks, model.Block{Kind: "toolCall", Name: "bash", Args: m.Command},
 			model.Block{Kind: "toolResult", Name: "exit " + code, Text: m.Output})
+		return out
+	case "pythonExecution": // oh-my-pi
+		out.Marker = "python"
+		if m.Excluded {
+			out.Notes = append(out.Notes, "excluded from the model's context")
+		}
+		if m.Cancelled {
+			out.Notes = append(out.Notes, "cancelled")
+		}
+		code := "?"
+		if m.ExitCode != nil {
+			code = fmt.Sprint(*m.ExitCode)
+		}
+		out.Blocks = append(out.Blocks, model.Block{Kind: "toolCall", Name: "python", Args: m.Code},
+			model.Block{Kind: "toolResult", Name: "exit " + code, Text: m.Output})
+		return out
+	case "fileMention": // oh-my-pi: contents of @-mentioned files
+		out.Marker = "file mention"
+		paths := make([]string, len(m.Files))
+		for i, f := range m.Files {
+			paths[i] = f.Path
+		}
+		out.Blocks = append(out.Blocks, model.Block{Kind: "text", Text: strings.Join(paths, "\n")})
 		return out
 	case "toolResult":
 		out.Marker = ""
