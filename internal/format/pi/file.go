@@ -337,7 +337,7 @@ func (rd *reader) take(rec *jsonl.Record) {
 				f.Name = t
 			}
 		}
-	case "context_change":
+	case "context_change", "profile_change":
 		f.markers.xcsh = true
 	case "model_change":
 		if jsonl.Get(v, "model") != nil {

@@ -798,7 +798,7 @@ func dropFailedTurns(l *msgList) {
 
 func buildXcsh(ctx *Context, path []pathEntry) {
 	thinking := json.RawMessage(`"off"`)
-	var tier, ctxName, ctxTenant, mode, modeData json.RawMessage
+	var tier, ctxName, ctxTenant, profName, profTenant, mode, modeData json.RawMessage
 	mode = str("none")
 	var models orderedMap
 	models.vals = map[string][]byte{}
@@ -824,6 +824,9 @@ func buildXcsh(ctx *Context, path []pathEntry) {
 		case "context_change":
 			ctxName = nilIfAbsent(pe.get("contextName"))
 			ctxTenant = nilIfAbsent(pe.get("tenant"))
+		case "profile_change": // the same entry in other xcsh revisions
+			profName = nilIfAbsent(pe.get("profileName"))
+			profTenant = nilIfAbsent(pe.get("tenant"))
 		case "service_tier_change":
 			tier = nil
 			if t := pe.get("serviceTier"); !nullish(t) {
@@ -894,6 +897,8 @@ func buildXcsh(ctx *Context, path []pathEntry) {
 		{"models", models.encode()},
 		{"activeContextName", ctxName},
 		{"activeContextTenant", ctxTenant},
+		{"activeProfileName", profName},
+		{"activeProfileTenant", profTenant},
 		{"injectedTtsrRules", encodeArray(rules.vals)},
 		{"selectedMCPToolNames", mcp},
 		{"hasPersistedMCPToolSelection", json.RawMessage(strconv.FormatBool(hasMCP))},

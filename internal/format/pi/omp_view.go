@@ -56,6 +56,13 @@ func ompHeaderLines(ctx *Context) []string {
 		}
 		out = append(out, s)
 	}
+	if name := get("activeProfileName"); name != nil {
+		s := "active profile " + valueText(name)
+		if t := get("activeProfileTenant"); t != nil {
+			s += " (tenant " + valueText(t) + ")"
+		}
+		out = append(out, s)
+	}
 	if string(trimWS(get("hasPersistedMCPToolSelection"))) == "true" {
 		n := elements(get("selectedMCPToolNames"))
 		out = append(out, fmt.Sprintf("MCP tools selected (%d): %s", len(n), joinValues(n)))

@@ -1,6 +1,8 @@
 package pi
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -44,4 +46,25 @@ func TestOmpTranscriptRoles(t *testing.T) {
 	require.Contains(t, texts, "python|print(1)|")
 	require.Contains(t, texts, "exit 0||1\n")
 	require.Contains(t, texts, "||src/a.ts")
+}
+
+// Some xcsh revisions record the active F5 XC profile as profile_change
+// {profileName, tenant} (surfaced as activeProfileName/Tenant) instead of
+// context_change.
+func TestXcshProfileChange(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.jsonl")
+	body := `{"type":"session","version":3,"id":"14aaa843a0000009","timestamp":"2026-04-01T09:00:00.000Z","cwd":"/w"}
+{"type":"profile_change","id":"a1","parentId":null,"timestamp":"2026-04-01T09:00:01.000Z","profileName":"staging","tenant":"acme"}
+{"type":"message","id":"a2","parentId":"a1","timestamp":"2026-04-01T09:00:02.000Z","message":{"role":"user","content":"hi","timestamp":1}}
+`
+	require.NoError(t, os.WriteFile(p, []byte(body), 0o600))
+	f, err := Open(p, Options{})
+	require.NoError(t, err)
+	require.Equal(t, DialectXcsh, f.Dialect)
+	ctx, err := f.BuildContext(tree.None)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"messages":[{"role":"user","content":"hi","timestamp":1}],"thinkingLevel":"off","models":{},
+		"activeProfileName":"staging","activeProfileTenant":"acme","injectedTtsrRules":[],"selectedMCPToolNames":[],
+		"hasPersistedMCPToolSelection":false,"mode":"none"}`, string(contextJSON(ctx)))
+	require.Contains(t, strings.Join(f.Transcript(ctx).Header, "\n"), "active profile staging (tenant acme)")
 }

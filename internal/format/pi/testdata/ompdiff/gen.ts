@@ -1,7 +1,8 @@
 // Differential fixtures for sessctl's omp context rebuild (omp_context.go).
 //
 // Random small sessions (every entry type omp 18.3.4 knows, random parents,
-// duplicate and missing ids, odd values) are written to a scratch folder and
+// duplicate and missing ids, odd values; some damaged: pretty-printed
+// entries, garbage lines, glued objects, CRLF) are written to a scratch folder and
 // loaded with the real @oh-my-pi/pi-coding-agent 18.3.4 bundle:
 // loadSessionFile + migrateToCurrentVersion + buildSessionContext for the
 // default leaf (the last entry's id, as SessionManager resumes) and random
