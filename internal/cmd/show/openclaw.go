@@ -1,8 +1,12 @@
 package show
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/sessctl/sessctl/internal/format/openclaw"
 	"github.com/sessctl/sessctl/internal/session"
@@ -22,5 +26,20 @@ func runOpenClawDB(opts *Options) (handled bool, err error) {
 		return true, fmt.Errorf("%s: %w", opts.Session, err)
 	}
 	defer os.Remove(tmp)
-	return true, runPi(opts, session.Ref{Path: tmp, Format: session.FormatPi, Agent: "openclaw"})
+	if !opts.JSON {
+		return true, runPi(opts, session.Ref{Path: tmp, Format: session.FormatPi, Agent: "openclaw"})
+	}
+	// The JSON names the file it read: put the database reference back in
+	// place of the temporary export.
+	out := opts.IO.Out
+	var buf bytes.Buffer
+	opts.IO.Out = &buf
+	err = runPi(opts, session.Ref{Path: tmp, Format: session.FormatPi, Agent: "openclaw"})
+	opts.IO.Out = out
+	if err != nil {
+		return true, err
+	}
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b[1 : len(b)-1]) }
+	_, err = io.WriteString(out, strings.ReplaceAll(buf.String(), q(tmp), q(opts.Session)))
+	return true, err
 }

@@ -390,3 +390,35 @@ func TestWriteSQLiteFixture(t *testing.T) {
 	ents, _ := os.ReadDir(filepath.Dir(p))
 	assert.Len(t, ents, 1, "reading leaves no side files")
 }
+
+func FuzzReadIndex(f *testing.F) {
+	b, _ := os.ReadFile(filepath.Join(stateFixture, "agents", "main", "sessions", "sessions.json"))
+	f.Add(b)
+	f.Add([]byte(`{"k":{"sessionId":"x","updatedAt":1,"sessionFile":"../../x.jsonl"}}`))
+	f.Add([]byte(`{"a":{"sessionId":`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "sessions.json")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		idx, err := ReadIndex(p)
+		var ie *IndexError
+		if err != nil && !errors.As(err, &ie) {
+			t.Fatalf("unexpected error type %T: %v", err, err)
+		}
+		if err == nil {
+			seen := map[string]bool{}
+			for _, e := range idx.Entries {
+				if seen[e.Key] {
+					t.Fatalf("duplicate key %q kept", e.Key)
+				}
+				seen[e.Key] = true
+			}
+		}
+		// The file is never changed.
+		got, _ := os.ReadFile(p)
+		if !bytes.Equal(got, data) {
+			t.Fatal("ReadIndex changed the file")
+		}
+	})
+}

@@ -586,3 +586,30 @@ func TestV2Tables(t *testing.T) {
 	// A's v2 row has no session_message rows: messages come from the v1 tables.
 	assert.Equal(t, "sqlite:opencode.db", mustLoad(t, s, sesA).Source)
 }
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"role":"assistant","time":{"created":1},"parentID":"m","summary":true,"finish":"stop","error":{"name":"APIError","data":{"message":"x"}}}`,
+		`{"type":"tool","tool":"bash","callID":"c","state":{"status":"completed","input":{"a":1},"output":"o","metadata":{"sessionId":"s"},"time":{"start":1,"end":2,"compacted":3}}}`,
+		`{"type":"compaction","auto":true,"tail_start_id":"msg_1"}`,
+		`{"type":"patch","files":"not-an-array"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := decodeMessage(data, "msg_x", "ses_x")
+		if err == nil && (m.ID != "msg_x" || m.SessionID != "ses_x") {
+			t.Fatal("row ids must win over the JSON")
+		}
+		p, err := decodePart(data, "prt_x", "msg_x", "ses_x")
+		if err == nil {
+			if p.ID != "prt_x" || p.MessageID != "msg_x" {
+				t.Fatal("row ids must win over the JSON")
+			}
+			_ = partBlocks(&p)
+			msgs := []Message{{ID: "msg_x", Role: "user", Parts: []Part{p}}, m}
+			_ = FilterCompacted(msgs)
+			_ = Compactions(msgs)
+		}
+	})
+}
