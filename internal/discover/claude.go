@@ -11,7 +11,7 @@ import (
 // (/work/shared/reference/claude-code-format.md §1). Only the listing is
 // here, with a minimal one-pass reader (claudelist.go).
 func init() {
-	Register(Provider{Agent: "claude", Format: "claude", Order: 40, Version: 1,
+	Register(Provider{Agent: "claude", Format: "claude", Order: 40, Version: 2,
 		Roots: claudeRoots, Files: claudeFiles, Info: claudeInfo})
 }
 
@@ -52,6 +52,10 @@ func claudeInfo(path string, st os.FileInfo) (*Session, error) {
 		Agent: "claude", Format: "claude", ID: IDFromFileName(path), Path: path, Cwd: ci.cwd,
 		FirstMessage: ci.firstPrompt, Messages: ci.messages, Entries: ci.entries,
 		Bytes: st.Size(), MTime: st.ModTime(), Problems: ci.problemCount(), ProblemCodes: ci.problems,
+		Sidechain: ci.sawSide && !ci.sawMain,
+	}
+	if ci.lastUUID != "" || len(ci.summaries) > 0 {
+		s.Claude = &ClaudeInfo{LastUUID: ci.lastUUID, Summaries: ci.summaries}
 	}
 	if !ci.first.IsZero() {
 		c := ci.first
@@ -66,8 +70,48 @@ func claudeInfo(path string, st os.FileInfo) (*Session, error) {
 		s.Title, s.TitleSource = titleFrom(ci.customTitle, "custom-title", ci.firstPrompt)
 	case ci.aiTitle != "":
 		s.Title, s.TitleSource = titleFrom(ci.aiTitle, "ai-title", ci.firstPrompt)
+	case ci.summary != "":
+		s.Title, s.TitleSource = titleFrom(ci.summary, "summary", ci.firstPrompt)
 	default:
 		s.Title, s.TitleSource = titleFrom("", "", ci.firstPrompt)
 	}
 	return s, nil
+}
+
+// ClaudeInfo is what a Claude Code row needs for titles that live in other
+// files: older CLIs appended a session's summary line (keyed by its leaf
+// uuid) to the next session's file.
+type ClaudeInfo struct {
+	// LastUUID is the last non-sidechain record of the file in file order.
+	LastUUID string `json:"lastUuid,omitempty"`
+	// Summaries are the summary lines this file carries, by leafUuid.
+	Summaries map[string]string `json:"summaries,omitempty"`
+}
+
+// ApplyClaudeSummaries titles Claude Code sessions that have no custom or
+// AI title with a summary line found in any listed file whose leafUuid is
+// the session's last record (title order: custom-title > ai-title >
+// summary > first real prompt).
+func ApplyClaudeSummaries(sessions []*Session) {
+	byLeaf := map[string]string{}
+	for _, s := range sessions {
+		if s.Claude != nil {
+			for leaf, t := range s.Claude.Summaries {
+				if leaf != "" && strings.TrimSpace(t) != "" {
+					byLeaf[leaf] = t
+				}
+			}
+		}
+	}
+	if len(byLeaf) == 0 {
+		return
+	}
+	for _, s := range sessions {
+		if s.Claude == nil || s.TitleSource == "custom-title" || s.TitleSource == "ai-title" || s.TitleSource == "summary" {
+			continue
+		}
+		if t, ok := byLeaf[s.Claude.LastUUID]; ok {
+			s.Title, s.TitleSource = titleFrom(t, "summary", s.FirstMessage)
+		}
+	}
 }

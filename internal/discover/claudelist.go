@@ -18,9 +18,16 @@ type claudeSummary struct {
 	cwd                  string
 	firstPrompt          string
 	customTitle, aiTitle string
-	messages, entries    int
-	first, last          time.Time
-	problems             map[string]int
+	// summaries maps a summary line's leafUuid to its text; summary is the
+	// text of the last one whose leaf is a record of this file (older CLIs
+	// wrote a session's summary into the next session's file).
+	summaries         map[string]string
+	summary           string
+	lastUUID          string // last non-sidechain record in file order
+	sawMain, sawSide  bool
+	messages, entries int
+	first, last       time.Time
+	problems          map[string]int
 }
 
 func (c *claudeSummary) problemCount() int {
@@ -78,6 +85,19 @@ func readClaudeInfo(path string) (*claudeSummary, error) {
 		switch rec.Str("type") {
 		case "user", "assistant", "system", "attachment":
 			c.messages++
+			if truthy(v, "isSidechain") {
+				c.sawSide = true
+			} else {
+				c.sawMain = true
+			}
+			if u := rec.Str("uuid"); u != "" {
+				if t, ok := c.summaries[u]; ok {
+					c.summary = t
+				}
+				if !truthy(v, "isSidechain") {
+					c.lastUUID = u
+				}
+			}
 			if c.cwd == "" {
 				c.cwd = rec.Str("cwd")
 			}
@@ -89,6 +109,11 @@ func readClaudeInfo(path string) (*claudeSummary, error) {
 			c.customTitle = rec.Str("customTitle")
 		case "ai-title":
 			c.aiTitle = rec.Str("aiTitle")
+		case "summary":
+			if c.summaries == nil {
+				c.summaries = map[string]string{}
+			}
+			c.summaries[rec.Str("leafUuid")] = rec.Str("summary")
 		}
 	}
 	if err := rd.Err(); err != nil {

@@ -40,6 +40,11 @@ type Session struct {
 	ParentSession *string `json:"parentSession"`
 	// SubagentOf is the session file a nested subagent transcript belongs to.
 	SubagentOf string `json:"subagentOf,omitempty"`
+	// Sidechain marks a Claude Code file holding only sidechain records (a
+	// subagent transcript); list hides these unless --all.
+	Sidechain bool `json:"sidechain,omitempty"`
+	// Claude holds Claude Code fields (Claude rows only).
+	Claude *ClaudeInfo `json:"claude,omitempty"`
 	// OpenClaw is what the agent's sessions.json says (OpenClaw rows only).
 	OpenClaw *OpenClawInfo `json:"openclaw,omitempty"`
 	// OpenCode holds OpenCode's own fields (OpenCode rows only).

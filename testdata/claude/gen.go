@@ -178,6 +178,19 @@ func main() {
 	summaryElsewhere()
 	subagents()
 	longCwd()
+	sidechainOnly()
+}
+
+// a session file holding only sidechain records (an inline side question):
+// list hides it unless --all.
+func sidechainOnly() {
+	g := newGen("ffffffff-0000-4000-8000-000000000003", cwd)
+	g.user(15000001, 0, "Side question: what is a goroutine?")
+	g.asst(15000002, 15000001, "msg_Q1", text("A lightweight thread managed by the Go runtime."))
+	for i, l := range g.lines {
+		g.lines[i] = strings.Replace(l, `"isSidechain":false`, `"isSidechain":true`, 1)
+	}
+	g.write("home/projects/" + projectDir(cwd) + "/" + g.sid + ".jsonl")
 }
 
 // split assistant lines (one per content block) and parallel tool results
