@@ -75,6 +75,7 @@ func TestSummaryInAnotherFile(t *testing.T) {
 	assert.Equal(t, "Bump the Go version", ia.Title)
 	ib, err := ListInfo(b)
 	require.NoError(t, err)
+	assert.Equal(t, "Flaky payment test fixed", ia.Summaries[ib.LastUUID], "a's summary line names b's last record")
 	assert.Equal(t, "Fix the flaky payment test", ib.Title, "the <local-command-stdout> line is skipped")
 }
 

@@ -45,6 +45,13 @@ type Info struct {
 	// when CountsExact (the whole file fitted in the head and tail reads).
 	Messages    int  `json:"messages"`
 	CountsExact bool `json:"countsExact"`
+	// LastUUID is the last non-sidechain record in file order, and
+	// Summaries the summary lines of the file by leafUuid: older CLIs
+	// appended a session's summary to the next session's file, so a lister
+	// titles a session with any file's summary whose leafUuid is its
+	// LastUUID.
+	LastUUID  string            `json:"lastUuid,omitempty"`
+	Summaries map[string]string `json:"summaries,omitempty"`
 }
 
 // ListInfo reads the first and last 64 KiB of a session file (the whole file
@@ -102,6 +109,13 @@ func ListInfo(path string) (*Info, error) {
 	info.Created, info.Modified = fmtTS(ls.firstTS), fmtTS(ls.lastTS)
 	info.SidechainOnly = ls.side && !ls.main
 	info.Messages = ls.messages
+	info.LastUUID = ls.lastUUID
+	for _, sl := range ls.summaries {
+		if info.Summaries == nil {
+			info.Summaries = map[string]string{}
+		}
+		info.Summaries[sl.leaf] = sl.text
+	}
 	switch {
 	case ls.customTitle != "":
 		info.Title, info.TitleSource = ls.customTitle, TitleCustom
@@ -138,6 +152,7 @@ type liteScan struct {
 	side, main                   bool
 	messages                     int
 	tagSet                       bool
+	lastUUID                     string
 }
 
 func (ls *liteScan) scan(buf []byte, head bool) {
@@ -168,6 +183,9 @@ func (ls *liteScan) scan(buf []byte, head bool) {
 			ls.messages++
 			if u := strBytes(v, "uuid"); len(u) > 0 {
 				ls.uuids[string(u)] = true
+				if !boolField(v, "isSidechain") {
+					ls.lastUUID = string(u)
+				}
 			}
 			if boolField(v, "isSidechain") {
 				ls.side = true
