@@ -1,6 +1,7 @@
 package app
 
 import (
+	blobcmd "github.com/sessctl/sessctl/internal/cmd/blob"
 	"github.com/sessctl/sessctl/internal/cmd/check"
 	"github.com/sessctl/sessctl/internal/cmd/compactview"
 	forkcmd "github.com/sessctl/sessctl/internal/cmd/fork"
@@ -23,4 +24,6 @@ func init() {
 	register(func(f *cmdutil.Factory) *cobra.Command { c := repaircmd.NewCmd(f, nil); c.GroupID = "write"; return c })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := forkcmd.NewCmd(f, nil); c.GroupID = "write"; return c })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := migratecmd.NewCmd(f, nil); c.GroupID = "write"; return c })
+	register(func(f *cmdutil.Factory) *cobra.Command { c := blobcmd.NewGCCmd(f, nil); c.GroupID = "write"; return c })
+	register(func(f *cmdutil.Factory) *cobra.Command { return blobcmd.NewCmd(f, nil, nil) })
 }
