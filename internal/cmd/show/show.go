@@ -57,6 +57,16 @@ context keys equal what the agent's buildSessionContext returns, plus
 Problems found while reading (torn lines, orphans, cycles…) are named on
 stderr with their line numbers; show still prints what it can.
 
+Claude Code transcripts: the leaf is picked as current Claude Code does
+(--leaf-mode last-prompt); picker, resume and file-order pick it as the
+/resume picker, "claude --resume <id>" and the byte walk of big files do.
+When the modes lead to different conversations, stderr and --json
+("leafModes") say so. The conversation stops at the last compaction unless
+--across-compactions follows logicalParentUuid to show the whole history.
+--json prints {"format","path","sessionId","leafUuid","leafMode","leafModes",
+"messages":[{"uuid","type","role","timestamp","content","model","usage",…}],
+"warnings"}.
+
 Exit status: 0 shown; 1 the file cannot be read or has no valid header;
 2 usage error (bad flag, ambiguous id prefix).`,
 		Args: cmdutil.ExactArgs(1),

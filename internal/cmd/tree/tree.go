@@ -47,6 +47,13 @@ are drawn as extra roots and listed below the tree with line numbers.
 "label","line","children"}],"orphans","cycles","duplicates"} with nodes in
 file order and effective labels (the last set or clear wins).
 
+Claude Code transcripts: one node per uuid (legacy progress lines bridged
+over), forks labelled (rewind/edit, retry after api_error, parallel tool
+use, progress fork), sidechains marked, compactions drawn as separators with
+their logicalParentUuid, subagent transcripts under the Task/Agent call that
+spawned them (else in a group of their own). --leaf-mode picks the leaf as
+for show; --json adds "leafModes", "fork", "isSidechain", "subagents".
+
 Exit status: 0 drawn; 1 the file cannot be read or has no valid header;
 2 usage error.`,
 		Args: cmdutil.ExactArgs(1),
