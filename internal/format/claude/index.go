@@ -187,6 +187,7 @@ type File struct {
 	lastTS     int64
 	bom        bool
 	sideOnly   bool
+	top        top   // scratch for scan
 	skipLine   int32 // line index before which the >5 MB loader parses nothing, or -1
 	choice     *LeafChoice
 	problems   []Problem
@@ -383,10 +384,14 @@ func (f *File) scan(rec *jsonl.Record) {
 	if rec.CRLF {
 		f.counts["crlf"]++
 	}
-	v := rec.Value
-	typ := strBytes(v, "type")
+	tp := &f.top
+	*tp = top{}
+	if o, err := rec.Value.Object(); err == nil {
+		o.Visit(tp.visit)
+	}
+	typ := tp.str(kType)
 	lr.typ = f.name(typ)
-	ts := strBytes(v, "timestamp")
+	ts := tp.str(kTimestamp)
 	if len(ts) > 0 {
 		lr.ts = parseTS(ts)
 		if lr.ts != noTS {
@@ -402,43 +407,43 @@ func (f *File) scan(rec *jsonl.Record) {
 	t := string(typ) // no allocation for the comparisons below
 	switch t {
 	case TypeUser, TypeAssistant, TypeAttachment, TypeSystem, TypeProgress:
-		f.scanMessage(v, &lr, idx, t)
+		f.scanMessage(tp, &lr, idx, t)
 	default:
-		f.scanMeta(v, &lr, t)
+		f.scanMeta(tp, &lr, t)
 	}
 	f.lines = append(f.lines, lr)
 }
 
-func (f *File) scanMessage(v *fastjson.Value, lr *lineRec, idx int32, t string) {
-	if u := strBytes(v, "uuid"); len(u) > 0 {
+func (f *File) scanMessage(tp *top, lr *lineRec, idx int32, t string) {
+	if u := tp.str(kUuid); len(u) > 0 {
 		lr.uuid = f.ids.intern(u)
 		lr.flags |= fHasUUID
 	} else if t != TypeProgress {
 		f.addProblem(ProbMissingUUID, int(lr.ln), "", "%s line has no uuid; Claude Code does not load it", t)
 	}
-	if p := strBytes(v, "parentUuid"); len(p) > 0 {
+	if p := tp.str(kParentUuid); len(p) > 0 {
 		lr.parent = f.ids.intern(p)
 		lr.flags |= fHasParent
 	}
-	if p := strBytes(v, "logicalParentUuid"); len(p) > 0 {
+	if p := tp.str(kLogicalParentUuid); len(p) > 0 {
 		lr.lpar = f.ids.intern(p)
 	}
-	if boolField(v, "isSidechain") {
+	if tp.isTrue(kIsSidechain) {
 		lr.flags |= fSidechain
 	}
-	if boolField(v, "isMeta") {
+	if tp.isTrue(kIsMeta) {
 		lr.flags |= fMeta
 	}
-	if boolField(v, "isCompactSummary") {
+	if tp.isTrue(kIsCompactSummary) {
 		lr.flags |= fCompactSummary
 	}
-	if boolField(v, "isVisibleInTranscriptOnly") {
+	if tp.isTrue(kIsVisibleInTranscriptOnly) {
 		lr.flags |= fVisibleOnly
 	}
-	if boolField(v, "isApiErrorMessage") {
+	if tp.isTrue(kIsApiErrorMessage) {
 		lr.flags |= fAPIError
 	}
-	if sid := strBytes(v, "sessionId"); len(sid) > 0 && len(f.sessionIDs) < 16 {
+	if sid := tp.str(kSessionId); len(sid) > 0 && len(f.sessionIDs) < 16 {
 		found := false
 		for _, s := range f.sessionIDs {
 			if s == string(sid) {
@@ -451,17 +456,17 @@ func (f *File) scanMessage(v *fastjson.Value, lr *lineRec, idx int32, t string) 
 		}
 	}
 	if f.firstCwd == "" {
-		if c := strBytes(v, "cwd"); len(c) > 0 {
+		if c := tp.str(kCwd); len(c) > 0 {
 			f.firstCwd = string(c)
 		}
 	}
 	switch t {
 	case TypeSystem:
-		sub := strBytes(v, "subtype")
+		sub := tp.str(kSubtype)
 		lr.sub = f.name(sub)
 		switch string(sub) {
 		case SubtypeCompactBoundary:
-			if x := v.Get("compactMetadata", "preservedSegment"); x != nil && x.Type() == fastjson.TypeObject {
+			if x := tp.v[kCompactMetadata].Get("preservedSegment"); x != nil && x.Type() == fastjson.TypeObject {
 				lr.flags |= fPreserved
 			}
 			// a boundary wipes the leaf recorded by earlier last-prompt lines
@@ -471,10 +476,10 @@ func (f *File) scanMessage(v *fastjson.Value, lr *lineRec, idx int32, t string) 
 			lr.flags |= fAPIError
 		}
 	case TypeAssistant:
-		if id := strBytes(v, "message", "id"); len(id) > 0 {
+		if id := strBytes(tp.v[kMessage], "id"); len(id) > 0 {
 			lr.msgID = f.msgIDs.intern(id)
 		}
-		blocks := v.GetArray("message", "content")
+		blocks := tp.v[kMessage].GetArray("content")
 		onlyThinking := len(blocks) > 0
 		for _, b := range blocks {
 			bt := string(strBytes(b, "type"))
@@ -504,7 +509,7 @@ func (f *File) scanMessage(v *fastjson.Value, lr *lineRec, idx int32, t string) 
 			lr.flags |= fThinking
 		}
 	case TypeUser:
-		c := v.Get("message", "content")
+		c := tp.v[kMessage].Get("content")
 		if c != nil && c.Type() == fastjson.TypeArray {
 			for _, b := range c.GetArray() {
 				if string(strBytes(b, "type")) != "tool_result" {
@@ -516,7 +521,7 @@ func (f *File) scanMessage(v *fastjson.Value, lr *lineRec, idx int32, t string) 
 					if lr.flags&fHasUUID != 0 && len(f.pendingRes) < math.MaxInt32 {
 						f.pendingRes = append(f.pendingRes, pendingResult{line: idx, id: string(id)})
 					}
-					if ag := strBytes(v, "toolUseResult", "agentId"); len(ag) > 0 {
+					if ag := strBytes(tp.v[kToolUseResult], "agentId"); len(ag) > 0 {
 						if f.agentTool == nil {
 							f.agentTool = map[string]string{}
 						}
@@ -529,7 +534,7 @@ func (f *File) scanMessage(v *fastjson.Value, lr *lineRec, idx int32, t string) 
 	}
 }
 
-func (f *File) scanMeta(v *fastjson.Value, lr *lineRec, t string) {
+func (f *File) scanMeta(tp *top, lr *lineRec, t string) {
 	if t == "" {
 		f.counts["(no type)"]++
 		return
@@ -540,28 +545,28 @@ func (f *File) scanMeta(v *fastjson.Value, lr *lineRec, t string) {
 	f.Meta.Counts[t]++
 	switch t {
 	case TypeSummary:
-		leaf := strBytes(v, "leafUuid")
+		leaf := tp.str(kLeafUuid)
 		if f.Meta.Summaries == nil {
 			f.Meta.Summaries = map[string]string{}
 		}
-		f.Meta.Summaries[string(leaf)] = string(strBytes(v, "summary"))
+		f.Meta.Summaries[string(leaf)] = string(tp.str(kSummary))
 	case "custom-title":
-		f.Meta.CustomTitle = string(strBytes(v, "customTitle"))
+		f.Meta.CustomTitle = string(tp.str(kCustomTitle))
 		f.Meta.HasCustomTitle = true
 	case "ai-title":
-		f.Meta.AITitle = string(strBytes(v, "aiTitle"))
+		f.Meta.AITitle = string(tp.str(kAiTitle))
 	case "tag":
-		f.Meta.Tag = string(strBytes(v, "tag"))
+		f.Meta.Tag = string(tp.str(kTag))
 	case "agent-name":
-		f.Meta.AgentName = string(strBytes(v, "agentName"))
+		f.Meta.AgentName = string(tp.str(kAgentName))
 	case "mode":
-		f.Meta.Mode = string(strBytes(v, "mode"))
+		f.Meta.Mode = string(tp.str(kMode))
 	case TypeLastPrompt:
-		if p := strBytes(v, "lastPrompt"); p != nil {
+		if p := tp.str(kLastPrompt); p != nil {
 			f.Meta.LastPrompt = string(p)
 		}
-		leaf := strBytes(v, "leafUuid")
-		explicit := boolField(v, "explicit")
+		leaf := tp.str(kLeafUuid)
+		explicit := tp.isTrue(kExplicit)
 		switch {
 		case len(leaf) > 0:
 			f.recorded.explicit = explicit || (f.recorded.explicit && f.recorded.leaf == string(leaf))
@@ -573,6 +578,106 @@ func (f *File) scanMeta(v *fastjson.Value, lr *lineRec, t string) {
 		}
 	}
 }
+
+// top-level keys the index reads
+const (
+	kType = iota
+	kTimestamp
+	kUuid
+	kParentUuid
+	kLogicalParentUuid
+	kIsSidechain
+	kIsMeta
+	kIsCompactSummary
+	kIsVisibleInTranscriptOnly
+	kIsApiErrorMessage
+	kSessionId
+	kCwd
+	kSubtype
+	kCompactMetadata
+	kMessage
+	kToolUseResult
+	kLeafUuid
+	kSummary
+	kCustomTitle
+	kAiTitle
+	kTag
+	kAgentName
+	kMode
+	kLastPrompt
+	kExplicit
+	nTopKeys
+)
+
+// top holds the top-level values of one line, the last occurrence of a
+// repeated key winning as in JSON.parse.
+type top struct{ v [nTopKeys]*fastjson.Value }
+
+func (t *top) visit(k []byte, x *fastjson.Value) {
+	switch string(k) {
+	case "type":
+		t.v[kType] = x
+	case "timestamp":
+		t.v[kTimestamp] = x
+	case "uuid":
+		t.v[kUuid] = x
+	case "parentUuid":
+		t.v[kParentUuid] = x
+	case "logicalParentUuid":
+		t.v[kLogicalParentUuid] = x
+	case "isSidechain":
+		t.v[kIsSidechain] = x
+	case "isMeta":
+		t.v[kIsMeta] = x
+	case "isCompactSummary":
+		t.v[kIsCompactSummary] = x
+	case "isVisibleInTranscriptOnly":
+		t.v[kIsVisibleInTranscriptOnly] = x
+	case "isApiErrorMessage":
+		t.v[kIsApiErrorMessage] = x
+	case "sessionId":
+		t.v[kSessionId] = x
+	case "cwd":
+		t.v[kCwd] = x
+	case "subtype":
+		t.v[kSubtype] = x
+	case "compactMetadata":
+		t.v[kCompactMetadata] = x
+	case "message":
+		t.v[kMessage] = x
+	case "toolUseResult":
+		t.v[kToolUseResult] = x
+	case "leafUuid":
+		t.v[kLeafUuid] = x
+	case "summary":
+		t.v[kSummary] = x
+	case "customTitle":
+		t.v[kCustomTitle] = x
+	case "aiTitle":
+		t.v[kAiTitle] = x
+	case "tag":
+		t.v[kTag] = x
+	case "agentName":
+		t.v[kAgentName] = x
+	case "mode":
+		t.v[kMode] = x
+	case "lastPrompt":
+		t.v[kLastPrompt] = x
+	case "explicit":
+		t.v[kExplicit] = x
+	}
+}
+
+func (t *top) str(k int) []byte {
+	x := t.v[k]
+	if x == nil || x.Type() != fastjson.TypeString {
+		return nil
+	}
+	b, _ := x.StringBytes()
+	return b
+}
+
+func (t *top) isTrue(k int) bool { return t.v[k] != nil && t.v[k].Type() == fastjson.TypeTrue }
 
 // parseTS parses an RFC 3339 timestamp to unix milliseconds (noTS if invalid).
 func parseTS(b []byte) int64 {
@@ -633,6 +738,7 @@ func daysFromCivil(y, m, d int) int64 {
 
 // finish builds the graph after the last line.
 func (f *File) finish() {
+	f.top = top{} // drop pointers into the reader's parser
 	nIDs := len(f.ids.s)
 	f.nodeOf = make([]int32, nIDs)
 	for i := range f.nodeOf {
