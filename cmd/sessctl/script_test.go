@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/sessctl/sessctl/internal/app"
@@ -51,6 +52,19 @@ func TestScript(t *testing.T) {
 			return false, errors.New("unknown condition " + cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// mtime DURATION PATH... sets the modification (and access)
+			// time of each PATH to now plus DURATION (e.g. -2h).
+			"mtime": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 {
+					ts.Fatalf("usage: mtime DURATION PATH...")
+				}
+				d, err := time.ParseDuration(args[0])
+				ts.Check(err)
+				t := time.Now().Add(d)
+				for _, p := range args[1:] {
+					ts.Check(os.Chtimes(ts.MkAbs(p), t, t))
+				}
+			},
 			// exit N cmd args... runs cmd and checks its exit status is N;
 			// stdout and stderr are kept for the following checks.
 			"exit": func(ts *testscript.TestScript, neg bool, args []string) {

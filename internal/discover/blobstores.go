@@ -171,30 +171,30 @@ func StoreAt(env Env, dir string, extra []Root, sessionsDirs []string) (BlobStor
 // BlobStoreFor returns the blob store that the session file at path
 // resolves its references against: the discovered store whose roots hold
 // the file, else <agent dir>/blobs beside the sessions folder above it.
-// It returns "" when there is neither.
-func BlobStoreFor(env Env, path string, extra []Root, sessionsDirs []string) string {
+// It returns "" when there is neither; agent is "" when unknown.
+func BlobStoreFor(env Env, path string, extra []Root, sessionsDirs []string) (dir, agent string) {
 	abs, err := filepath.Abs(path)
 	if err == nil {
 		for _, bs := range BlobStores(env, extra, sessionsDirs) {
 			for _, r := range append(append([]string{}, bs.Roots...), bs.OptionalRoots...) {
 				if within(abs, r) {
-					return bs.Dir
+					return bs.Dir, bs.Agent
 				}
 			}
 		}
 	}
-	dir := filepath.Dir(path)
+	dir = filepath.Dir(path)
 	for {
 		if filepath.Base(dir) == "sessions" {
 			b := filepath.Join(filepath.Dir(dir), "blobs")
 			if filepath.Base(filepath.Dir(dir)) == "archive" {
 				b = filepath.Join(filepath.Dir(filepath.Dir(dir)), "blobs")
 			}
-			return b
+			return b, ""
 		}
 		up := filepath.Dir(dir)
 		if up == dir {
-			return ""
+			return "", ""
 		}
 		dir = up
 	}

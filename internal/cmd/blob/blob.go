@@ -7,6 +7,7 @@ package blob
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"time"
 
@@ -62,6 +63,9 @@ func stores(f *cmdutil.Factory, sf storeFlags) ([]discover.BlobStore, error) {
 	dirs := append([]string(nil), sf.SessionsDirs...)
 	for i, d := range dirs {
 		dirs[i] = env.ExpandHome(d)
+		if abs, err := filepath.Abs(dirs[i]); err == nil {
+			dirs[i] = abs
+		}
 	}
 	if f.Config != nil {
 		roots, err := discover.ConfigRoots(f.Config.Get("roots"), env)

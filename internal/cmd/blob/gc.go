@@ -169,9 +169,12 @@ func RunGC(opts *GCOptions) error {
 		return err
 	}
 	res := GCResult{DryRun: !opts.Apply, Grace: shortDuration(opts.Grace), GraceSeconds: opts.Grace.Seconds(), Stores: []GCStore{}}
+	// Mark and plan every store first: if any of them is blocked or
+	// failed, nothing is deleted anywhere.
 	failed := false
+	var plans []*blob.GCPlan
 	for _, bs := range list {
-		s := gcStore(ctx, opts, bs, now)
+		s, plan := planStore(ctx, opts, bs, now)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -179,13 +182,24 @@ func RunGC(opts *GCOptions) error {
 			failed = true
 		}
 		res.WouldFree += s.WouldFree
-		if s.Applied != nil {
-			res.Freed += s.Applied.FreedBytes
-			if len(s.Applied.Errors) > 0 {
-				failed = true
+		res.Stores = append(res.Stores, s)
+		plans = append(plans, plan)
+	}
+	if opts.Apply {
+		for i := range res.Stores {
+			s := &res.Stores[i]
+			switch {
+			case plans[i] == nil || s.Blocked != "" || len(s.Delete) == 0:
+			case failed:
+				s.Blocked = "another store is blocked or could not be read, so nothing is deleted anywhere"
+			default:
+				applyStore(ctx, opts, s, plans[i], now)
+				res.Freed += s.Applied.FreedBytes
+				if s.Error != "" || s.Blocked != "" || len(s.Applied.Errors) > 0 {
+					failed = true
+				}
 			}
 		}
-		res.Stores = append(res.Stores, s)
 	}
 	if opts.JSON {
 		if err := render.JSON(opts.IO.Out, res, opts.IO.IsStdoutTTY()); err != nil {
@@ -203,8 +217,8 @@ func RunGC(opts *GCOptions) error {
 	return nil
 }
 
-// gcStore marks, plans and (with --apply) sweeps one store.
-func gcStore(ctx context.Context, opts *GCOptions, bs discover.BlobStore, now func() time.Time) GCStore {
+// planStore marks and plans one store (the dry run).
+func planStore(ctx context.Context, opts *GCOptions, bs discover.BlobStore, now func() time.Time) (GCStore, *blob.GCPlan) {
 	s := GCStore{BlobStore: bs, Delete: []GCBlob{}, Others: []blob.Other{}, Unreadable: []blob.FileError{}}
 	if s.Roots == nil {
 		s.Roots = []string{}
@@ -215,13 +229,13 @@ func gcStore(ctx context.Context, opts *GCOptions, bs discover.BlobStore, now fu
 	marks, err := blob.Mark(ctx, blob.Source{Roots: bs.Roots, OptionalRoots: bs.OptionalRoots}, workers())
 	if err != nil {
 		s.Error = err.Error()
-		return s
+		return s, nil
 	}
 	t := now()
 	plan, err := blob.Plan(blob.Store{Dir: bs.Dir}, marks, opts.Grace, t)
 	if err != nil {
 		s.Error = err.Error()
-		return s
+		return s, nil
 	}
 	s.SessionFiles, s.ScannedBytes, s.ReferencedRefs = plan.SessionFiles, plan.ScannedBytes, plan.Referenced
 	s.Unreadable = append(s.Unreadable, plan.Unreadable...)
@@ -264,9 +278,12 @@ func gcStore(ctx context.Context, opts *GCOptions, bs discover.BlobStore, now fu
 		}
 	}
 	s.IgnoredUnreadable = plan.Blocked() && opts.IgnoreUnreadable
-	if !opts.Apply || s.Blocked != "" || len(s.Delete) == 0 {
-		return s
-	}
+	return s, plan
+}
+
+// applyStore deletes what plan says (blob.Apply re-reads changed session
+// files first and re-checks every blob) and records the outcome in s.
+func applyStore(ctx context.Context, opts *GCOptions, s *GCStore, plan *blob.GCPlan, now func() time.Time) {
 	ar, err := blob.Apply(ctx, plan, blob.ApplyOptions{IgnoreUnreadable: opts.IgnoreUnreadable, AllowNoSessions: opts.AllowNoSessions, Now: now})
 	ap := &GCApplied{Deleted: []blob.Hash{}, Skipped: []blob.Skip{}, Errors: []blob.FileError{}}
 	if ar != nil {
@@ -282,14 +299,12 @@ func gcStore(ctx context.Context, opts *GCOptions, bs discover.BlobStore, now fu
 	if err != nil {
 		// The refresh right before deleting found unreadable files (or
 		// the context ended): fail closed with what was done so far.
-		s.Unreadable = append(s.Unreadable[:0], marks.Errors()...)
 		if errors.Is(err, blob.ErrUnreadable) || errors.Is(err, blob.ErrNoSessions) {
 			s.Blocked = err.Error()
 		} else {
 			s.Error = err.Error()
 		}
 	}
-	return s
 }
 
 func groupOthers(g blob.Group) []blob.Other {

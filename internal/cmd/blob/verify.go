@@ -168,13 +168,13 @@ func (vs *VerifyStore) add(r *blob.Report, refs map[blob.Hash][]string) {
 // roots hold the file, or <agent dir>/blobs beside its sessions folder).
 func verifySessions(ctx context.Context, opts *VerifyOptions, rep *VerifyReport) error {
 	env := discover.Env{Getenv: opts.Factory.Getenv}
-	var fixed string
+	var fixed, fixedAgent string
 	if opts.Store != "" {
 		list, err := stores(opts.Factory, opts.storeFlags)
 		if err != nil {
 			return err
 		}
-		fixed = list[0].Dir
+		fixed, fixedAgent = list[0].Dir, list[0].Agent
 	}
 	type storeRefs struct {
 		agent string
@@ -193,9 +193,9 @@ func verifySessions(ctx context.Context, opts *VerifyOptions, rep *VerifyReport)
 			rep.Sessions = append(rep.Sessions, blob.FileError{Path: arg, Err: err.Error()})
 			continue
 		}
-		dir := fixed
+		dir, agent := fixed, fixedAgent
 		if dir == "" {
-			dir = discover.BlobStoreFor(env, ref.Path, nil, opts.SessionsDirs)
+			dir, agent = discover.BlobStoreFor(env, ref.Path, nil, opts.SessionsDirs)
 		}
 		var hashes []blob.Hash
 		if err := blob.ScanFile(ref.Path, func(h blob.Hash) { hashes = append(hashes, h) }); err != nil {
@@ -215,7 +215,10 @@ func verifySessions(ctx context.Context, opts *VerifyOptions, rep *VerifyReport)
 		}
 		sr := byStore[dir]
 		if sr == nil {
-			sr = &storeRefs{agent: ref.Agent, refs: map[blob.Hash][]string{}}
+			if agent == "" {
+				agent = ref.Agent
+			}
+			sr = &storeRefs{agent: agent, refs: map[blob.Hash][]string{}}
 			byStore[dir] = sr
 			dirs = append(dirs, dir)
 		}
