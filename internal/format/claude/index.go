@@ -187,8 +187,9 @@ type File struct {
 	lastTS     int64
 	bom        bool
 	sideOnly   bool
-	top        top   // scratch for scan
-	skipLine   int32 // line index before which the >5 MB loader parses nothing, or -1
+	top        top             // scratch for scan
+	pparser    fastjson.Parser // for Preview (a File is not safe for concurrent use)
+	skipLine   int32           // line index before which the >5 MB loader parses nothing, or -1
 	choice     *LeafChoice
 	problems   []Problem
 	counts     map[string]int

@@ -1,8 +1,9 @@
 package claude
 
 import (
+	"bytes"
 	"fmt"
-	"strings"
+	"unicode/utf8"
 
 	"github.com/valyala/fastjson"
 )
@@ -263,41 +264,103 @@ func (f *File) Preview(line int, max int) string {
 	if li < 0 || int(li) >= len(f.lines) || f.lines[li].kind != 1 {
 		return ""
 	}
-	var p fastjson.Parser
-	t, err := f.decodeTurn(&p, li, true)
+	v, _, err := f.parseLine(&f.pparser, li)
 	if err != nil {
 		return ""
 	}
-	return clip(firstLine(turnPreview(t)), max)
+	lr := &f.lines[li]
+	return previewOf(v, f.names[lr.typ], f.names[lr.sub], max)
 }
 
-func turnPreview(t *Turn) string {
-	if t.Type == TypeSystem {
-		s := t.Subtype
-		for _, b := range t.Blocks {
-			if b.Text != "" {
-				return s + ": " + b.Text
+// head returns the first non-blank line of b, cut to max runes, as a new
+// string (never a view into a large text).
+func head(b []byte, max int) string {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	b = bytes.TrimRight(b, " \t\r")
+	n := 0
+	for i := range string(b) {
+		if n == max-1 && i < len(b) {
+			if len(string(b[i:])) > 0 && utf8.RuneCount(b[i:]) > 1 {
+				return string(b[:i]) + "…"
 			}
+			break
 		}
-		return s
+		n++
 	}
-	if t.Type == TypeAttachment {
-		return "attachment: " + t.Subtype
+	return string(b)
+}
+
+// previewOf is the one-line description of a parsed record: its first
+// text, tool call or tool result, cut to max runes.
+func previewOf(v *fastjson.Value, typ, sub string, max int) string {
+	switch typ {
+	case TypeSystem:
+		if c := strBytes(v, "content"); len(c) > 0 {
+			return head(append([]byte(sub+": "), c...), max)
+		}
+		if e := v.Get("error"); e != nil {
+			out := []byte(sub + ": ")
+			if e.Type() == fastjson.TypeString {
+				x, _ := e.StringBytes()
+				out = append(out, x...)
+			} else {
+				out = e.MarshalTo(out)
+			}
+			return head(out, max)
+		}
+		return sub
+	case TypeAttachment:
+		return head([]byte("attachment: "+string(strBytes(v, "attachment", "type"))), max)
 	}
-	for _, b := range t.Blocks {
-		switch b.Type {
+	c := v.Get("message", "content")
+	if c == nil {
+		return ""
+	}
+	if c.Type() == fastjson.TypeString {
+		b, _ := c.StringBytes()
+		return head(b, max)
+	}
+	for _, b := range c.GetArray() {
+		switch string(strBytes(b, "type")) {
 		case "text":
-			if strings.TrimSpace(b.Text) != "" {
-				return strings.TrimSpace(b.Text)
+			if t := strBytes(b, "text"); len(bytes.TrimSpace(t)) > 0 {
+				return head(t, max)
 			}
 		case "tool_use", "server_tool_use":
-			return "→ " + b.Name + " " + b.Input
-		case "tool_result":
-			s := "← " + strings.TrimSpace(b.Text)
-			if b.IsError {
-				s = "← error: " + strings.TrimSpace(b.Text)
+			out := []byte("→ ")
+			out = append(out, strBytes(b, "name")...)
+			out = append(out, ' ')
+			if in := b.Get("input"); in != nil {
+				out = in.MarshalTo(out)
 			}
-			return s
+			return head(out, max)
+		case "tool_result":
+			out := []byte("← ")
+			if boolField(b, "is_error") {
+				out = append(out, "error: "...)
+			}
+			r := b.Get("content")
+			switch {
+			case r == nil:
+			case r.Type() == fastjson.TypeString:
+				x, _ := r.StringBytes()
+				out = append(out, bytes.TrimSpace(x)...)
+			case r.Type() == fastjson.TypeArray:
+				for _, x := range r.GetArray() {
+					if string(strBytes(x, "type")) == "text" {
+						out = append(out, bytes.TrimSpace(strBytes(x, "text"))...)
+						break
+					}
+					if string(strBytes(x, "type")) == "image" {
+						out = append(out, "[image]"...)
+						break
+					}
+				}
+			}
+			return head(out, max)
 		case "thinking", "redacted_thinking":
 			return "(thinking)"
 		case "image":
@@ -305,13 +368,6 @@ func turnPreview(t *Turn) string {
 		}
 	}
 	return ""
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 func clip(s string, n int) string {

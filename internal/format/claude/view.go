@@ -387,9 +387,6 @@ func appendTree(mt *model.Tree, src *[]nodeSrc, t *Tree, fi int, active bool) []
 		} else if n.Meta {
 			mn.Marks = append(mn.Marks, "meta")
 		}
-		if n.Bridged {
-			mn.Marks = append(mn.Marks, "parent via progress")
-		}
 		if n.HasParent && n.ParentID == n.ID {
 			mn.Marks = append(mn.Marks, "self-parent")
 		}
