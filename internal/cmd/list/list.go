@@ -428,6 +428,11 @@ func startProgress(io *iostreams.IOStreams, sopts *discover.Options) func() {
 		case <-stopc:
 			return
 		case <-timer.C:
+			select {
+			case <-stopc: // both were ready: the scan is done, stay quiet
+				return
+			default:
+			}
 		}
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()

@@ -194,8 +194,8 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 			continue
 		}
 		f := &val.top
-		typ, _ := jsonl.String(f[kType])
-		if typ == "session" {
+		typ := word(f[kType])
+		if string(typ) == "session" {
 			continue // a second header: not an entry
 		}
 		li.Entries++
@@ -205,7 +205,7 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 		if jsonl.Truthy(f[kParentID]) {
 			parents = append(parents, rawKey(f[kParentID]))
 		}
-		switch typ {
+		switch string(typ) {
 		case "message":
 			li.Messages++
 			m := f[kMessage]
@@ -213,8 +213,8 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 				continue
 			}
 			mf := &val.msg
-			role, ok := jsonl.String(mf[mRole])
-			if !ok || mf[mContent] == nil || (role != "user" && role != "assistant") {
+			role := word(mf[mRole])
+			if mf[mContent] == nil || (string(role) != "user" && string(role) != "assistant") {
 				continue
 			}
 			if ts := mf[mTimestamp]; len(ts) > 0 && (ts[0] == '-' || (ts[0] >= '0' && ts[0] <= '9')) {
@@ -229,7 +229,7 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 					}
 				}
 			}
-			if !firstFound && role == "user" {
+			if !firstFound && string(role) == "user" {
 				if txt := textContent(mf[mContent]); txt != "" {
 					li.FirstMessage = clipText(txt, MaxFirstMessage)
 					firstFound = true
@@ -308,6 +308,21 @@ func classify(v *validator, b []byte, newline bool) jsonl.Kind {
 		return jsonl.NonObject
 	}
 	return jsonl.Object
+}
+
+// word returns the characters of a raw JSON string without allocating when
+// it has no escapes (type and role values); nil when it is not a string.
+// Comparisons like string(word(x)) == "message" do not allocate either.
+func word(raw []byte) []byte {
+	if len(raw) < 2 || raw[0] != '"' {
+		return nil
+	}
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return inner
+	}
+	s, _ := jsonl.String(raw)
+	return []byte(s)
 }
 
 // rawKey turns a raw JSON id into a map key: strings are their decoded
