@@ -436,3 +436,17 @@ func TestPathProblemsToolPairing(t *testing.T) {
 		assert.Equal(t, "warning", string(p.Severity))
 	}
 }
+
+func TestPreviewHead(t *testing.T) {
+	assert.Equal(t, "abc", head([]byte("  abc\ndef"), 10))
+	assert.Equal(t, "abcde", head([]byte("abcde"), 5))
+	assert.Equal(t, "abcd…", head([]byte("abcdef"), 5))
+	assert.Equal(t, "ééé…", head([]byte("éééééé"), 4))
+	assert.Equal(t, "", head([]byte(" \n "), 4))
+	f := open(t, "split-parallel.jsonl")
+	assert.Equal(t, `→ Bash {"command":"ls"}`, f.Preview(4, 80))
+	assert.Equal(t, "← go.mod", f.Preview(6, 80))
+	assert.Equal(t, "(thinking)", f.Preview(2, 80))
+	assert.Equal(t, "List the files…", f.Preview(1, 15))
+	assert.Equal(t, "", f.Preview(99, 80))
+}
