@@ -140,7 +140,6 @@ func ListInfo(path string) (*Info, error) {
 type summaryLine struct{ leaf, text string }
 
 type liteScan struct {
-	parser                       fastjson.Parser
 	cwd, branch, version         string
 	sessionID                    string
 	firstPrompt, lastPrompt, tag string
