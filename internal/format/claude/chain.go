@@ -131,7 +131,11 @@ func (f *File) Walk(leaf string, acrossCompactions bool) (*Path, error) {
 			if lp >= 0 {
 				next = f.nodeOf[lp]
 			}
-			if next < 0 || !f.member[next] || visited[next] {
+			if next >= 0 && f.member[next] && visited[next] {
+				p.warn(f, WarnCycle, cur, "logicalParentUuid %s is already on the path; stopped", short(f.ids.str(lp)))
+				break
+			}
+			if next < 0 || !f.member[next] {
 				if lp >= 0 {
 					p.warn(f, WarnLogicalMissing, cur, "logicalParentUuid %s is not in this file; earlier history unreachable", short(f.ids.str(lp)))
 				}
@@ -151,7 +155,7 @@ func (f *File) Walk(leaf string, acrossCompactions bool) (*Path, error) {
 		}
 		// parent missing, deleted or already visited: the 5 s repair
 		if ts == nil {
-			ts = f.buildTS()
+			ts = f.buildTS(p)
 		}
 		rep := ts.repair(f, cur, visited)
 		if rep >= 0 {
@@ -301,10 +305,10 @@ type tsTable struct {
 	nodes []int32
 }
 
-func (f *File) buildTS() *tsTable {
+func (f *File) buildTS(p *Path) *tsTable {
 	t := &tsTable{}
 	for nd := int32(0); int(nd) < len(f.nFirst); nd++ {
-		if !f.member[nd] || f.removed(nd) || f.ts(nd) == noTS {
+		if !f.member[nd] || p.removed(f, nd) || f.ts(nd) == noTS {
 			continue
 		}
 		t.nodes = append(t.nodes, nd)
