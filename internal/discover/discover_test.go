@@ -156,3 +156,24 @@ func TestIDFromFileName(t *testing.T) {
 	assert.Equal(t, "7f3c", IDFromFileName("/x/7f3c.jsonl"))
 	assert.Equal(t, "a_", IDFromFileName("/x/a_.jsonl"))
 }
+
+func TestShortIDs(t *testing.T) {
+	a := &Session{ID: "019a0000-0000-7000-8000-00000000a001"}
+	b := &Session{ID: "019a0000-0000-7000-8000-00000000a002"}
+	c := &Session{ID: "019b1234-ffff"}
+	d := &Session{ID: "0a1b2c3d4e5f6071"}
+	e := &Session{ID: "junk"}
+	f := &Session{ID: "019B1234-FFFF-0"} // differs from c only in case and length
+	got := ShortIDs([]*Session{a, b, c, d, e, f}, 8)
+	assert.Equal(t, "019a0000-0000-7000-8000-00000000a001", got[a])
+	assert.Equal(t, "019a0000-0000-7000-8000-00000000a002", got[b])
+	assert.Equal(t, "019b1234-ffff", got[c], "c is a prefix of f: whole id")
+	assert.Equal(t, "019B1234-FFFF-", got[f])
+	assert.Equal(t, "0a1b2c3d", got[d])
+	assert.Equal(t, "junk", got[e])
+	for s, p := range got {
+		m := Match([]*Session{a, b, c, d, e, f}, p)
+		require.NotEmpty(t, m)
+		assert.Same(t, s, m[0], "the short id %q names its session", p)
+	}
+}

@@ -2,6 +2,7 @@ package discover
 
 import (
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/sessctl/sessctl/internal/session"
@@ -43,4 +44,43 @@ func Resolver(opts Options) session.Resolver {
 		}
 		return refs, nil
 	}
+}
+
+// ShortIDs returns, for each session, the shortest prefix of its id (at
+// least min characters) that no other session's id shares, compared
+// case-insensitively as Match does — like git's short hashes, so what a
+// table shows can be passed back to show, tree and the rest. An id that
+// another session has in full is returned whole.
+func ShortIDs(ss []*Session, min int) map[*Session]string {
+	type item struct {
+		id string
+		s  *Session
+	}
+	items := make([]item, len(ss))
+	for i, s := range ss {
+		items[i] = item{strings.ToLower(s.ID), s}
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].id < items[j].id })
+	lcp := func(a, b string) int {
+		n := 0
+		for n < len(a) && n < len(b) && a[n] == b[n] {
+			n++
+		}
+		return n
+	}
+	out := make(map[*Session]string, len(ss))
+	for i, it := range items {
+		need := min
+		if i > 0 {
+			need = max(need, lcp(items[i-1].id, it.id)+1)
+		}
+		if i+1 < len(items) {
+			need = max(need, lcp(items[i+1].id, it.id)+1)
+		}
+		if need > len(it.s.ID) {
+			need = len(it.s.ID)
+		}
+		out[it.s] = it.s.ID[:need]
+	}
+	return out
 }

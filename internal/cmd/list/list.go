@@ -163,7 +163,7 @@ func Run(opts *Options) error {
 		}
 		return render.JSON(opts.IO.Out, sessions, opts.IO.IsStdoutTTY())
 	case opts.IO.IsStdoutTTY():
-		return writeTable(opts, sessions)
+		return writeTable(opts, sessions, discover.ShortIDs(res.Sessions, 8))
 	}
 	return writeTSV(opts.IO.Out, sessions)
 }
@@ -277,7 +277,7 @@ func writeTSV(out io.Writer, ss []*discover.Session) error {
 	return w.Flush()
 }
 
-func writeTable(opts *Options, ss []*discover.Session) error {
+func writeTable(opts *Options, ss []*discover.Session, short map[*discover.Session]string) error {
 	if len(ss) == 0 {
 		fmt.Fprintln(opts.IO.ErrOut, "No sessions found.")
 		return nil
@@ -291,7 +291,7 @@ func writeTable(opts *Options, ss []*discover.Session) error {
 	for i, s := range ss {
 		r := row{
 			agent:   s.Agent,
-			id:      render.EscapeLine(s.ShortID()),
+			id:      render.EscapeLine(short[s]),
 			title:   render.EscapeLine(s.Title),
 			project: render.EscapeLine(shortenHome(s.Cwd, home)),
 			msgs:    strconv.Itoa(s.Messages),

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -331,11 +332,14 @@ func TestListTSVAndTable(t *testing.T) {
 	assert.Contains(t, out, "STATUS")
 	assert.Contains(t, out, "1 problem")
 	assert.Contains(t, out, "6 problems")
-	assert.Contains(t, out, "019a0000 ") // short id
-	assert.NotContains(t, out, "019a0000-0000")
+	// short ids: 8 characters, longer where sessions share a prefix (git-like)
+	assert.Contains(t, out, " empty000 ")
+	assert.Contains(t, out, " 019a0000-0000-7000-8000-00000000f ")
+	assert.NotContains(t, out, "019a0000-0000-7000-8000-00000000f001")
 	assert.Contains(t, out, "ago")
 	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		assert.LessOrEqual(t, len([]rune(l)), 120, l)
+		visible := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(l, "")
+		assert.LessOrEqual(t, len([]rune(visible)), 120, l)
 	}
 }
 
