@@ -183,5 +183,6 @@ exit 1 sessctl blob verify no-such-session.jsonl
 exit 2 sessctl blob-gc --grace=-1h
 exit 2 sessctl blob-gc extra
 exit 1 sessctl blob-gc --store nowhere
+exit 2 sessctl blob nosuch
 
 `

@@ -30,7 +30,12 @@ session line instead. These commands look after those stores:
   sessctl blob gc       delete blobs no session references (same as blob-gc)
 
 docs/blob.md describes where the stores are and how gc stays safe.`,
-		Args: cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return cmdutil.FlagErrorf("unknown command %q for %q", args[0], cmd.CommandPath())
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(NewVerifyCmd(f, runVerify))
