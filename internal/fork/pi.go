@@ -140,7 +140,7 @@ func writeBranch(buf *bytes.Buffer, f *pi.File, at int, t time.Time, res *Result
 	if err != nil {
 		return err
 	}
-	isLabel := func(k int) bool { return f.Entries[path[k]].Type == "label" }
+	isLabel := func(k int) bool { return f.Entries[path[k]].Type() == "label" }
 	// keptParent[k]: the id of the nearest kept ancestor of path[k].
 	kept := map[string]bool{}
 	lastKept := ""
@@ -179,7 +179,7 @@ func writeBranch(buf *bytes.Buffer, f *pi.File, at int, t time.Time, res *Result
 			}
 			res.Relinked++
 		}
-		if f.Entries[path[k]].Type == "compaction" {
+		if f.Entries[path[k]].Type() == "compaction" {
 			if v, ok := jsonl.Field(line, "firstKeptEntryId"); ok {
 				if s, _ := jsonl.String(v); s != "" {
 					if nk, dropped := nextKept[s]; dropped {

@@ -57,7 +57,10 @@ type Record struct {
 	Kind    Kind
 	BOM     bool            // the line starts with a UTF-8 BOM (only ever line 1)
 	CRLF    bool            // the line ended with "\r\n"
-	Value   *fastjson.Value // the parsed object when Kind == Object
+	Value   *fastjson.Value // the parsed object when Kind == Object (not in capture mode)
+	// Top and Sub are the captured members in capture mode (see
+	// Reader.SetCapture): raw values, nil when absent.
+	Top, Sub [][]byte
 }
 
 // Len is the number of bytes the line occupies in the file, newline included.
@@ -117,6 +120,7 @@ func (r *Record) StrOK(key string) (string, bool) {
 
 // Reader reads records from an io.Reader.
 type Reader struct {
+	scan     *Scanner // capture mode (SetCapture): validate and capture, no tree
 	br       *bufio.Reader
 	parser   fastjson.Parser
 	rec      Record
@@ -171,11 +175,20 @@ func (r *Reader) Next() bool {
 		rec.CRLF = true
 	}
 	rec.Kind, rec.Value = r.classify(rec.Body(), nl)
+	if r.scan != nil && rec.Kind == Object {
+		rec.Top, rec.Sub = r.scan.Top, r.scan.Sub
+	}
 	if !nl {
 		r.done = true
 	}
 	return true
 }
+
+// SetCapture switches the reader to capture mode: lines are validated with
+// a Scanner that picks out the members c names (Record.Top, Record.Sub)
+// instead of being parsed into a tree (Record.Value stays nil). It is the
+// fast path for indexing: one pass over each line, nothing allocated.
+func (r *Reader) SetCapture(c *Capture) { r.scan = NewScanner(c) }
 
 // Record returns the current record. It is overwritten by the next call to Next.
 func (r *Reader) Record() *Record { return &r.rec }
@@ -213,6 +226,18 @@ func (r *Reader) classify(b []byte, newline bool) (Kind, *fastjson.Value) {
 	}
 	if bytes.IndexByte(b, 0) >= 0 {
 		return NULRun, nil
+	}
+	if r.scan != nil {
+		if !r.scan.Scan(b) {
+			if !newline {
+				return TornTail, nil
+			}
+			return Malformed, nil
+		}
+		if !r.scan.IsObject() {
+			return NonObject, nil
+		}
+		return Object, nil
 	}
 	v, err := r.parser.ParseBytes(b)
 	if err == nil {

@@ -21,53 +21,66 @@ type TranscriptOptions struct {
 
 // DrawTranscript prints a transcript for people.
 func DrawTranscript(w io.Writer, tr *model.Transcript, o TranscriptOptions) error {
+	DrawTranscriptHeader(w, tr.Header, o)
+	for i := range tr.Messages {
+		DrawMessage(w, &tr.Messages[i], o)
+	}
+	return nil
+}
+
+func (o *TranscriptOptions) defaults() {
 	if o.MaxLines == 0 {
 		o.MaxLines = 12
 	}
 	if o.MaxArgs == 0 {
 		o.MaxArgs = 200
 	}
+}
+
+// DrawTranscriptHeader prints the lines that describe a session and its leaf.
+func DrawTranscriptHeader(w io.Writer, header []string, o TranscriptOptions) {
+	for _, h := range header {
+		fmt.Fprintln(w, o.Styles.Dim.Sprint(EscapeLine(h)))
+	}
+	if len(header) > 0 {
+		fmt.Fprintln(w)
+	}
+}
+
+// DrawMessage prints one message of a transcript.
+func DrawMessage(w io.Writer, m *model.Message, o TranscriptOptions) {
+	o.defaults()
 	st := o.Styles
-	for _, h := range tr.Header {
-		fmt.Fprintln(w, st.Dim.Sprint(EscapeLine(h)))
+	var head []string
+	role := m.Role
+	if role == "" {
+		role = "(no role)"
 	}
-	if len(tr.Header) > 0 {
-		fmt.Fprintln(w)
+	head = append(head, st.Role.Sprint(EscapeLine(role)))
+	if m.Marker != "" {
+		head = append(head, st.Warn.Sprint("["+EscapeLine(m.Marker)+"]"))
 	}
-	for i := range tr.Messages {
-		m := &tr.Messages[i]
-		var head []string
-		role := m.Role
-		if role == "" {
-			role = "(no role)"
-		}
-		head = append(head, st.Role.Sprint(EscapeLine(role)))
-		if m.Marker != "" {
-			head = append(head, st.Warn.Sprint("["+EscapeLine(m.Marker)+"]"))
-		}
-		if m.Model != "" {
-			head = append(head, EscapeLine(m.Model))
-		}
-		if !m.Time.IsZero() {
-			head = append(head, FormatTime(m.Time, o.TTY))
-		}
-		if o.ShowIDs && m.ID != "" {
-			id := m.ID
-			if o.ShortIDLen > 0 && len(id) > o.ShortIDLen {
-				id = id[:o.ShortIDLen]
-			}
-			head = append(head, st.Dim.Sprint(EscapeLine(id)))
-		}
-		fmt.Fprintf(w, "── %s\n", strings.Join(head, " · "))
-		for _, n := range m.Notes {
-			fmt.Fprintln(w, st.Dim.Sprint("   ("+EscapeLine(n)+")"))
-		}
-		for _, b := range m.Blocks {
-			drawBlock(w, b, o)
-		}
-		fmt.Fprintln(w)
+	if m.Model != "" {
+		head = append(head, EscapeLine(m.Model))
 	}
-	return nil
+	if !m.Time.IsZero() {
+		head = append(head, FormatTime(m.Time, o.TTY))
+	}
+	if o.ShowIDs && m.ID != "" {
+		id := m.ID
+		if o.ShortIDLen > 0 && len(id) > o.ShortIDLen {
+			id = id[:o.ShortIDLen]
+		}
+		head = append(head, st.Dim.Sprint(EscapeLine(id)))
+	}
+	fmt.Fprintf(w, "── %s\n", strings.Join(head, " · "))
+	for _, n := range m.Notes {
+		fmt.Fprintln(w, st.Dim.Sprint("   ("+EscapeLine(n)+")"))
+	}
+	for _, b := range m.Blocks {
+		drawBlock(w, b, o)
+	}
+	fmt.Fprintln(w)
 }
 
 func drawBlock(w io.Writer, b model.Block, o TranscriptOptions) {

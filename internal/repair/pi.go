@@ -723,7 +723,7 @@ func (p *planner) droppedLabelParents() map[string]string {
 		return out
 	}
 	for i, e := range parent.Entries {
-		if e.Type == "label" {
+		if e.Type() == "label" {
 			n := parent.Index.Nodes[i]
 			out[n.ID] = n.Parent
 		}

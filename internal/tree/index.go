@@ -92,6 +92,7 @@ func (x *Index) Finish() {
 		if !ok {
 			continue
 		}
+		nd.Parent = x.Nodes[p].ID // share the parent's string: one copy of each id
 		x.parent[i] = p
 		if int(p) != i {
 			count[p+1]++

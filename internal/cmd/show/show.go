@@ -139,34 +139,63 @@ func runPi(opts *Options, ref session.Ref) error {
 			return cmdutil.UsageErrorf("--leaf: %v", err)
 		}
 	}
-	ctx, err := f.BuildContext(leaf)
-	if err != nil {
-		return err
-	}
-	if !opts.IO.Quiet() {
+	warn := func(ctx *pi.Context) {
+		if opts.IO.Quiet() {
+			return
+		}
 		for _, w := range ctx.Warnings {
 			fmt.Fprintf(opts.IO.ErrOut, "%s: warning: %s\n", render.EscapeLine(ref.Path), render.EscapeLine(w))
 		}
 	}
 	switch {
 	case opts.Raw:
-		return writeRaw(opts.IO, f, ctx)
+		ctx, path, err := f.PathTo(leaf)
+		if err != nil {
+			return err
+		}
+		warn(ctx)
+		return writeRaw(opts.IO, f, path)
 	case opts.JSON:
-		return writePiJSON(opts.IO.Out, f, ctx, opts.IO.IsStdoutTTY())
+		return writePiJSON(opts.IO.Out, f, leaf, warn, opts.IO.IsStdoutTTY())
 	}
-	tr := f.Transcript(ctx)
-	return render.DrawTranscript(opts.IO.Out, tr, render.TranscriptOptions{
-		Full: opts.Full, TTY: opts.IO.IsStdoutTTY(), Styles: st, ShowIDs: true,
+	o := render.TranscriptOptions{Full: opts.Full, TTY: opts.IO.IsStdoutTTY(), Styles: st, ShowIDs: true}
+	out := bufio.NewWriterSize(opts.IO.Out, 1<<16)
+	n := 0
+	var cur *pi.Context
+	ctx, err := f.StreamContext(leaf, func(ctx *pi.Context) error {
+		cur = ctx
+		warn(ctx)
+		render.DrawTranscriptHeader(out, f.TranscriptHeader(ctx), o)
+		return nil
+	}, func(raw []byte, src int) error {
+		m := f.Message(cur, raw, src)
+		render.DrawMessage(out, &m, o)
+		n++
+		return nil
 	})
-}
-
-func writeRaw(io *iostreams.IOStreams, f *pi.File, ctx *pi.Context) error {
-	lines, err := f.ReadLines(ctx.Path)
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(io.Out)
-	for _, l := range lines {
+	fmt.Fprintln(out, st.Dim.Sprintf("%d %s in context", n, plural(n, "message", "messages")))
+	_ = ctx
+	return out.Flush()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func writeRaw(io *iostreams.IOStreams, f *pi.File, path []int) error {
+	w := bufio.NewWriterSize(io.Out, 1<<20)
+	for _, i := range path {
+		lines, err := f.ReadLines([]int{i})
+		if err != nil {
+			return err
+		}
+		l := lines[0]
 		if io.IsStdoutTTY() {
 			l = []byte(render.Escape(string(l)))
 		}
@@ -176,7 +205,9 @@ func writeRaw(io *iostreams.IOStreams, f *pi.File, ctx *pi.Context) error {
 	return w.Flush()
 }
 
-func writePiJSON(out io.Writer, f *pi.File, ctx *pi.Context, pretty bool) error {
+// writePiJSON streams the context as one JSON object: the messages are
+// written as they are rebuilt, never all held in memory.
+func writePiJSON(out io.Writer, f *pi.File, leaf int, warn func(*pi.Context), pretty bool) error {
 	var dst io.Writer = out
 	var buf bytes.Buffer
 	if pretty {
@@ -184,24 +215,33 @@ func writePiJSON(out io.Writer, f *pi.File, ctx *pi.Context, pretty bool) error 
 	}
 	w := bufio.NewWriterSize(dst, 1<<20)
 	enc := func(v any) []byte { b, _ := json.Marshal(v); return b }
-	w.WriteString(`{"format":"pi","dialect":`)
-	w.Write(enc(string(f.Dialect)))
-	w.WriteString(`,"path":`)
-	w.Write(enc(f.Path))
-	w.WriteString(`,"sessionId":`)
-	w.Write(enc(f.Header.ID))
-	w.WriteString(`,"leafId":`)
-	if ctx.Leaf == tree.None {
-		w.WriteString("null")
-	} else {
-		w.Write(enc(f.DisplayID(ctx.Leaf)))
-	}
-	w.WriteString(`,"messages":[`)
-	for i, m := range ctx.Messages {
-		if i > 0 {
+	n := 0
+	ctx, err := f.StreamContext(leaf, func(ctx *pi.Context) error {
+		warn(ctx)
+		w.WriteString(`{"format":"pi","dialect":`)
+		w.Write(enc(string(f.Dialect)))
+		w.WriteString(`,"path":`)
+		w.Write(enc(f.Path))
+		w.WriteString(`,"sessionId":`)
+		w.Write(enc(f.Header.ID))
+		w.WriteString(`,"leafId":`)
+		if ctx.Leaf == tree.None {
+			w.WriteString("null")
+		} else {
+			w.Write(enc(f.DisplayID(ctx.Leaf)))
+		}
+		w.WriteString(`,"messages":[`)
+		return nil
+	}, func(m []byte, src int) error {
+		if n > 0 {
 			w.WriteByte(',')
 		}
-		w.Write(m)
+		n++
+		_, err := w.Write(m)
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	w.WriteByte(']')
 	for _, m := range ctx.Fields {

@@ -2,6 +2,8 @@
 package tree
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"github.com/sessctl/sessctl/internal/cmdutil"
@@ -120,10 +122,22 @@ func runPi(opts *Options, ref session.Ref) error {
 			return cmdutil.UsageErrorf("--leaf: %v", err)
 		}
 	}
-	t := f.TreeModel(leaf)
 	if opts.JSON {
-		return render.JSON(opts.IO.Out, render.TreeJSONOf(t, "pi", string(f.Dialect), ref.Path), opts.IO.IsStdoutTTY())
+		if !opts.IO.IsStdoutTTY() {
+			return f.WriteTreeJSON(opts.IO.Out, leaf) // streamed: no copy of the tree in memory
+		}
+		var buf bytes.Buffer
+		if err := f.WriteTreeJSON(&buf, leaf); err != nil {
+			return err
+		}
+		var ind bytes.Buffer
+		if err := json.Indent(&ind, buf.Bytes(), "", "  "); err != nil {
+			return err
+		}
+		_, err := opts.IO.Out.Write(ind.Bytes())
+		return err
 	}
+	t := f.TreeModel(leaf)
 	o := render.TreeOptions{Full: opts.Full, TTY: opts.IO.IsStdoutTTY(), Styles: st, ShortIDs: 8}
 	if opts.IO.IsStdoutTTY() {
 		o.Width = opts.IO.TerminalWidth()

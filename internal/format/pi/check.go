@@ -80,10 +80,10 @@ func (f *File) pathProblems() []problem.Problem {
 	for k, i := range path {
 		e := f.Entries[i]
 		line := lines[k]
-		switch e.Type {
+		switch e.Type() {
 		case "message":
 			m, _ := jsonl.Field(line, "message")
-			switch e.Role {
+			switch e.Role() {
 			case "assistant":
 				content, _ := jsonl.Field(m, "content")
 				jsonl.Elements(content, func(b []byte) bool {
@@ -155,7 +155,7 @@ func (f *File) droppedLabelOrphans(existing []problem.Problem) []problem.Problem
 	for _, o := range orphans {
 		missing := f.Index.Nodes[o].Parent
 		j, ok := parent.Index.Lookup(missing)
-		if !ok || parent.Entries[j].Type != "label" {
+		if !ok || parent.Entries[j].Type() != "label" {
 			continue
 		}
 		lp := parent.Index.Nodes[j].Parent

@@ -37,7 +37,7 @@ func (f *File) CompactView(leaf int) (*model.CompactView, error) {
 	}
 	var idxs []int
 	for k, i := range path {
-		if f.Entries[i].Type == "compaction" {
+		if f.Entries[i].Type() == "compaction" {
 			idxs = append(idxs, k)
 		}
 	}
@@ -57,7 +57,7 @@ func (f *File) CompactView(leaf int) (*model.CompactView, error) {
 		for k := from; k < to; k++ {
 			i := path[k]
 			r.Entries++
-			switch f.Entries[i].Type {
+			switch f.Entries[i].Type() {
 			case "message", "custom_message", "branch_summary":
 				r.Messages++
 			}

@@ -32,7 +32,7 @@ func TestCompactViewMatchesContext(t *testing.T) {
 		// agent drops them; count them to compare exactly.
 		empty := 0
 		for _, i := range ctx.Path {
-			if f.Entries[i].Type == "branch_summary" {
+			if f.Entries[i].Type() == "branch_summary" {
 				lines, _ := f.ReadLines([]int{i})
 				if s, _ := summarize(lines[0], "branch_summary"); s == "" {
 					empty++

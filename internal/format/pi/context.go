@@ -46,22 +46,100 @@ var ErrNoHeader = errors.New("not a valid session file")
 // BuildContext rebuilds the context for leaf (tree.None = the default leaf,
 // the last entry in file order) as the file's dialect does.
 func (f *File) BuildContext(leaf int) (*Context, error) {
+	return f.StreamContext(leaf, nil, nil)
+}
+
+// StreamContext rebuilds the context for leaf like BuildContext, but hands
+// each message to emit (with the entry that produced it) as soon as it is
+// made, instead of keeping them: for the pi dialect only the current line is
+// in memory, so a context of gigabytes streams in constant memory. The
+// returned Context has Fields, Path and Warnings but no Messages. emit nil
+// collects the messages into the Context (BuildContext). The oh-my-pi and
+// xcsh dialects post-process the whole message list, so they build it in
+// memory and then emit it.
+//
+// begin, when not nil, is called once before the first message, when the
+// Context's Fields are known (for output that prints them first).
+func (f *File) StreamContext(leaf int, begin func(*Context) error, emit func(msg []byte, src int) error) (*Context, error) {
+	ctx, path, err := f.prepare(leaf)
+	if err != nil {
+		return ctx, err
+	}
+	if begin == nil {
+		begin = func(*Context) error { return nil }
+	}
+	if ctx.Leaf == tree.None {
+		if _, err = f.finish(ctx, nil); err != nil {
+			return ctx, err
+		}
+		if err = begin(ctx); err == nil && emit != nil {
+			err = ctx.replay(emit)
+		}
+		return ctx, err
+	}
+	if f.Dialect == DialectOmp || f.Dialect == DialectXcsh {
+		lines, err := f.ReadLines(path)
+		if err != nil {
+			return nil, err
+		}
+		pes := make([]pathEntry, len(path))
+		for k, i := range path {
+			pes[k] = newPathEntry(i, lines[k], f.Entries[i].Type())
+		}
+		if _, err := f.finish(ctx, pes); err != nil {
+			return nil, err
+		}
+		if err := begin(ctx); err != nil {
+			return ctx, err
+		}
+		if emit != nil {
+			return ctx, ctx.replay(emit)
+		}
+		return ctx, nil
+	}
+	if emit == nil {
+		emit = func(m []byte, src int) error {
+			ctx.add(append(json.RawMessage(nil), m...), src)
+			return nil
+		}
+	}
+	return ctx, f.streamPi(ctx, path, begin, emit)
+}
+
+// replay hands collected messages to emit and forgets them.
+func (c *Context) replay(emit func([]byte, int) error) error {
+	for i, m := range c.Messages {
+		if err := emit(m, c.Sources[i]); err != nil {
+			return err
+		}
+	}
+	c.Messages, c.Sources = nil, nil
+	return nil
+}
+
+// PathTo resolves leaf (tree.None = the default leaf, as the agent resumes)
+// to its root→leaf path, with the warnings a reader should know, without
+// rebuilding the context.
+func (f *File) PathTo(leaf int) (*Context, []int, error) { return f.prepare(leaf) }
+
+// prepare resolves the leaf and its path and notes what a reader should know.
+func (f *File) prepare(leaf int) (*Context, []int, error) {
 	if f.HeaderErr != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoHeader, f.HeaderErr)
+		return nil, nil, fmt.Errorf("%w: %v", ErrNoHeader, f.HeaderErr)
 	}
 	if leaf == tree.None {
 		leaf = f.Index.Last()
 		// The agent resumes at the last entry's id. An id of null means
 		// "before the first entry": pi then rebuilds an empty context.
-		if leaf != tree.None && f.Entries[leaf].NullID {
+		if leaf != tree.None && f.Entries[leaf].NullID() {
 			ctx := &Context{Dialect: f.Dialect, Leaf: tree.None, Compaction: tree.None,
 				Warnings: []string{fmt.Sprintf("the last entry (line %d) has id null: the agent resumes this session with an empty context; --leaf picks another entry", f.Entries[leaf].Line)}}
-			return f.finish(ctx, nil)
+			return ctx, nil, nil
 		}
 	}
 	ctx := &Context{Dialect: f.Dialect, Leaf: leaf, Compaction: tree.None}
 	if leaf == tree.None {
-		return f.finish(ctx, nil)
+		return ctx, nil, nil
 	}
 	path, cycle := f.Index.Path(leaf)
 	ctx.Path, ctx.Cycle = path, cycle
@@ -76,15 +154,7 @@ func (f *File) BuildContext(leaf int) (*Context, error) {
 		first := path[0]
 		ctx.Warnings = append(ctx.Warnings, fmt.Sprintf("history is cut at line %d: its parent %s does not exist", f.Entries[first].Line, displayID(f.Index.Nodes[first].Parent)))
 	}
-	lines, err := f.ReadLines(path)
-	if err != nil {
-		return nil, err
-	}
-	pes := make([]pathEntry, len(path))
-	for k, i := range path {
-		pes[k] = newPathEntry(i, lines[k], f.Entries[i].Type)
-	}
-	return f.finish(ctx, pes)
+	return ctx, path, nil
 }
 
 func (f *File) finish(ctx *Context, pes []pathEntry) (*Context, error) {

@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
@@ -44,16 +46,70 @@ func ParseDialect(s string) (Dialect, error) {
 }
 
 // Entry is what the index keeps of one entry: no payload, only what is
-// needed to find, classify and draw it.
+// needed to find, classify and draw it. It is 24 bytes: a file of a million
+// entries indexes in a few tens of megabytes.
 type Entry struct {
-	Type   string // entry type ("" when absent or not a string)
-	Role   string // message.role of message entries
 	Offset int64
 	Len    int64
 	Line   int32
-	NoID   bool // the entry has no id member
-	NullID bool // the entry's id is JSON null
+	kind   uint16 // index into the interned (type, role) pairs
+	flags  uint8
 }
+
+const (
+	flagNoID   = 1 << iota // the entry has no id member
+	flagNullID             // the entry's id is JSON null
+)
+
+// Type is the entry type ("" when absent or not a string).
+func (e *Entry) Type() string { return kindTable()[e.kind].typ }
+
+// Role is message.role of message entries.
+func (e *Entry) Role() string { return kindTable()[e.kind].role }
+
+// NoID reports whether the entry has no id member.
+func (e *Entry) NoID() bool { return e.flags&flagNoID != 0 }
+
+// NullID reports whether the entry's id is JSON null.
+func (e *Entry) NullID() bool { return e.flags&flagNullID != 0 }
+
+// kinds interns (type, role) pairs for all files: there are only a few dozen.
+type kindPair struct{ typ, role string }
+
+var (
+	kindsMu sync.Mutex
+	kinds   atomic.Pointer[[]kindPair]
+	kindIdx = map[kindPair]uint16{}
+)
+
+func kindTable() []kindPair {
+	if t := kinds.Load(); t != nil {
+		return *t
+	}
+	return []kindPair{{}}
+}
+
+// kindOf returns the index of a (type, role) pair, adding it if new. Types
+// beyond 65535 distinct pairs (never seen in practice) share the last slot.
+func kindOf(typ, role string) uint16 {
+	k := kindPair{typ, role}
+	kindsMu.Lock()
+	defer kindsMu.Unlock()
+	if i, ok := kindIdx[k]; ok {
+		return i
+	}
+	old := kindTable()
+	if len(old) >= 1<<16-1 {
+		return uint16(len(old) - 1)
+	}
+	t := append(append([]kindPair(nil), old...), k)
+	i := uint16(len(t) - 1)
+	kindIdx[k] = i
+	kinds.Store(&t)
+	return i
+}
+
+func init() { kindIdx[kindPair{}] = 0; t := []kindPair{{}}; kinds.Store(&t) }
 
 // TitleSlot is oh-my-pi's fixed-size first line holding the title.
 type TitleSlot struct {
@@ -108,6 +164,9 @@ type Options struct {
 	// BlobDir is the blob store for oh-my-pi and xcsh image references;
 	// "" uses the one beside the sessions folder (see BlobDir).
 	BlobDir string
+	// SizeHint is the expected file size, used to pre-size the index (Open
+	// sets it from the file).
+	SizeHint int64
 }
 
 // Open indexes the file at path.
@@ -124,6 +183,7 @@ func Open(path string, opts Options) (*File, error) {
 	if st.IsDir() {
 		return nil, fmt.Errorf("%s is a directory, not a session file", path)
 	}
+	opts.SizeHint = st.Size()
 	f, err := Read(fh, path, opts)
 	if err != nil {
 		return nil, err
@@ -152,6 +212,7 @@ func Read(r io.Reader, path string, opts Options) (*File, error) {
 	}
 	rd := newReader(path, opts, d)
 	lr := jsonl.NewReader(r)
+	lr.SetCapture(captured)
 	for lr.Next() {
 		rd.take(lr.Record())
 	}
@@ -182,10 +243,41 @@ type reader struct {
 	explicit  Dialect
 	// valueEndLine is the line a value without newline ended on (0 if none).
 	valueEndLine int
+	// parser parses, on demand, the few lines whose capture is not enough
+	// (header, title slot, labels, names, model changes) in capture mode.
+	parser fastjson.Parser
+}
+
+// captured is what the indexing pass picks out of each line while
+// validating it (jsonl capture mode): enough for every message entry, which
+// is nearly all of a file, without building a tree.
+var captured = &jsonl.Capture{Top: []string{"type", "id", "parentId", "message"}, Sub: "message", SubKeys: []string{"role"}}
+
+const (
+	capType = iota
+	capID
+	capParent
+)
+
+// value returns the parsed object of rec, parsing it on demand in capture
+// mode. It stays valid until the next call.
+func (rd *reader) value(rec *jsonl.Record) *fastjson.Value {
+	if rec.Value == nil && rec.Kind == jsonl.Object {
+		v, err := rd.parser.ParseBytes(rec.Body())
+		if err == nil {
+			rec.Value = v
+		}
+	}
+	return rec.Value
 }
 
 func newReader(path string, opts Options, d Dialect) *reader {
-	f := &File{Path: path, Index: tree.New(tree.LastWins, 1024), Labels: map[string]string{}, BlobDir: opts.BlobDir}
+	hint := 1024
+	if n := opts.SizeHint / 1024; n > int64(hint) { // about 1 KB per entry in real sessions
+		hint = int(min(n, 1<<22))
+	}
+	f := &File{Path: path, Index: tree.New(tree.LastWins, hint), Labels: map[string]string{}, BlobDir: opts.BlobDir,
+		Entries: make([]Entry, 0, hint)}
 	if f.BlobDir == "" {
 		f.BlobDir = BlobDir(path)
 	}
@@ -240,6 +332,7 @@ func (rd *reader) take(rec *jsonl.Record) {
 	ompFamily := rd.dialect == DialectOmp || rd.dialect == DialectXcsh
 	// A parsed value (object or not).
 	if f.Header == nil && f.HeaderErr == nil {
+		rd.value(rec)
 		if !rd.parsedSeen && rec.Line == 1 && rec.Kind == jsonl.Object && rec.Str("type") == "title" {
 			rd.sensitive = true
 			slot := true
@@ -287,11 +380,38 @@ func (rd *reader) take(rec *jsonl.Record) {
 				Message: fmt.Sprintf("line holds a JSON %s, not an object; the agent keeps it as an entry without id", nonObjectName(rec.Body())),
 				Fix:     "sessctl repair moves it to a .rejected.jsonl sidecar"})
 		}
-		f.addEntry(Entry{Offset: rec.Offset, Len: rec.Len(), Line: int32(rec.Line), NoID: true}, noIDKey, "", false)
+		f.addEntry(Entry{Offset: rec.Offset, Len: rec.Len(), Line: int32(rec.Line), flags: flagNoID}, noIDKey, "", false)
 		return
 	}
-	v := rec.Value
-	typ := rd.in(strBytes(jsonl.Get(v, "type")))
+	var typ, id, parent, role string
+	var hasID, nullID, hasParent bool
+	if rec.Value == nil && rec.Top != nil {
+		// capture mode: the fast path
+		t, _ := jsonl.String(rec.Top[capType])
+		typ = rd.in([]byte(t))
+		if raw := rec.Top[capID]; raw != nil {
+			id, hasID, nullID = rawKey(raw), true, string(raw) == "null"
+		}
+		if raw := rec.Top[capParent]; raw != nil && jsonl.Truthy(raw) {
+			parent, hasParent = rawKey(raw), true
+		}
+		if r, ok := jsonl.String(rec.Sub[0]); ok && typ == "message" {
+			role = rd.in([]byte(r))
+		}
+	} else {
+		v := rec.Value
+		typ = rd.in(strBytes(jsonl.Get(v, "type")))
+		idv := jsonl.Get(v, "id")
+		id, hasID = key(idv)
+		nullID = idv != nil && idv.Type() == fastjson.TypeNull
+		parent, hasParent = key(jsonl.Get(v, "parentId"))
+		if hasParent {
+			hasParent = truthyValue(jsonl.Get(v, "parentId"))
+		}
+		if m := jsonl.Get(v, "message"); m != nil && typ == "message" {
+			role = rd.in(strBytes(jsonl.Get(m, "role")))
+		}
+	}
 	if typ == "session" {
 		rd.sensitive = true
 		if rd.dialect != DialectOmp {
@@ -302,24 +422,21 @@ func (rd *reader) take(rec *jsonl.Record) {
 		f.add(problem.Problem{Code: problem.ExtraHeader, Severity: problem.Warning, Line: rec.Line,
 			Message: "a second session header; oh-my-pi keeps it as an entry (the last one in the file becomes the resume point)"})
 	}
-	e := Entry{Type: typ, Offset: rec.Offset, Len: rec.Len(), Line: int32(rec.Line)}
-	idv := jsonl.Get(v, "id")
-	id, hasID := key(idv)
-	e.NullID = idv != nil && idv.Type() == fastjson.TypeNull
+	e := Entry{kind: kindOf(typ, role), Offset: rec.Offset, Len: rec.Len(), Line: int32(rec.Line)}
+	if nullID {
+		e.flags |= flagNullID
+	}
 	if !hasID {
-		e.NoID = true
+		e.flags |= flagNoID
 		id = noIDKey
 	}
-	parent, hasParent := key(jsonl.Get(v, "parentId"))
-	if hasParent {
-		pv := jsonl.Get(v, "parentId")
-		hasParent = truthyValue(pv)
-	}
+	var v *fastjson.Value
 	switch typ {
 	case "message":
-		if m := jsonl.Get(v, "message"); m != nil {
-			e.Role = rd.in(strBytes(jsonl.Get(m, "role")))
-		}
+	case "label", "session_info", "model_change":
+		v = rd.value(rec)
+	}
+	switch typ {
 	case "label":
 		target, _ := key(jsonl.Get(v, "targetId"))
 		if lv := jsonl.Get(v, "label"); lv != nil && truthyValue(lv) {
@@ -541,11 +658,11 @@ func (f *File) structuralProblems() {
 	}
 	noID := 0
 	for i := range f.Entries {
-		if f.Entries[i].NoID && f.Entries[i].Type != "" {
+		if f.Entries[i].NoID() && f.Entries[i].Type() != "" {
 			noID++
 			if noID <= 20 {
 				f.add(problem.Problem{Code: problem.MissingID, Severity: problem.Error, Line: int(f.Entries[i].Line),
-					Message: fmt.Sprintf("%s entry has no id", f.Entries[i].Type)})
+					Message: fmt.Sprintf("%s entry has no id", f.Entries[i].Type())})
 			}
 		}
 	}

@@ -111,12 +111,12 @@ func ompPrepare(f *File, ctx *Context, pes []pathEntry, xcsh bool) []pathEntry {
 // firstKeptEntryIndex counts the header as index 0.
 func v1Path(f *File, ctx *Context, pes []pathEntry) []pathEntry {
 	leaf := ctx.Leaf
-	if leaf < 0 || leaf >= len(f.Entries) || f.Entries[leaf].Type == "session" {
+	if leaf < 0 || leaf >= len(f.Entries) || f.Entries[leaf].Type() == "session" {
 		return pes
 	}
 	var path []int
 	for i := 0; i <= leaf; i++ {
-		if f.Entries[i].Type != "session" {
+		if f.Entries[i].Type() != "session" {
 			path = append(path, i)
 		}
 	}
@@ -128,7 +128,7 @@ func v1Path(f *File, ctx *Context, pes []pathEntry) []pathEntry {
 	synth := func(n int) []byte { return jsonString(fmt.Sprintf("\x00v1-%d", n)) }
 	out := make([]pathEntry, len(path))
 	for k, i := range path {
-		pe := newPathEntry(i, lines[k], f.Entries[i].Type)
+		pe := newPathEntry(i, lines[k], f.Entries[i].Type())
 		if pe.obj {
 			pe.id = synth(i)
 			if pe.typ == "compaction" {
@@ -136,7 +136,7 @@ func v1Path(f *File, ctx *Context, pes []pathEntry) []pathEntry {
 					var fk []byte
 					if x, err := strconv.ParseFloat(string(trimWS(idx)), 64); err == nil && x == math.Trunc(x) && x >= 1 && int(x)-1 < len(f.Entries) {
 						t := int(x) - 1
-						if f.Entries[t].Type != "session" && t <= i {
+						if f.Entries[t].Type() != "session" && t <= i {
 							fk = synth(t)
 						}
 					}

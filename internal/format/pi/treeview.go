@@ -24,11 +24,11 @@ func (f *File) TreeModel(leaf int) *model.Tree {
 	for i := range x.Nodes {
 		n := &x.Nodes[i]
 		e := &f.Entries[i]
-		tn := model.TreeNode{ID: displayID(n.ID), HasParent: n.HasParent, Type: e.Type, Role: e.Role, Line: int(e.Line)}
+		tn := model.TreeNode{ID: displayID(n.ID), HasParent: n.HasParent, Type: e.Type(), Role: e.Role(), Line: int(e.Line)}
 		if n.HasParent {
 			tn.ParentID = displayID(n.Parent)
 		}
-		if e.Type == "" {
+		if e.Type() == "" {
 			tn.Type = "(no type)"
 		}
 		if !x.Shadowed(i) {
@@ -36,7 +36,7 @@ func (f *File) TreeModel(leaf int) *model.Tree {
 		} else {
 			tn.Marks = append(tn.Marks, "duplicate id, shadowed")
 		}
-		switch e.Type {
+		switch e.Type() {
 		case "compaction":
 			tn.Marks = append(tn.Marks, "compaction")
 		case "branch_summary":
@@ -103,7 +103,7 @@ func (f *File) FillText(t *model.Tree, nodes []int) error {
 		if err != nil {
 			return err
 		}
-		text, ts := summarize(line, e.Type)
+		text, ts := summarize(line, e.Type())
 		t.Nodes[i].Text = text
 		if ms, ok := jsTimeMs(ts); ok && ts != nil && ts[0] == '"' {
 			t.Nodes[i].Time = time.UnixMilli(ms)

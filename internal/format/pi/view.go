@@ -54,48 +54,57 @@ type message struct {
 
 // Transcript turns a rebuilt context into a transcript for people.
 func (f *File) Transcript(ctx *Context) *model.Transcript {
-	tr := &model.Transcript{Warnings: ctx.Warnings}
+	tr := &model.Transcript{Warnings: ctx.Warnings, Header: f.TranscriptHeader(ctx)}
+	if len(tr.Header) > 0 {
+		tr.Title = f.Name
+	}
+	for i, raw := range ctx.Messages {
+		tr.Messages = append(tr.Messages, f.Message(ctx, raw, ctx.Sources[i]))
+	}
+	return tr
+}
+
+// TranscriptHeader describes the session and the leaf for people.
+func (f *File) TranscriptHeader(ctx *Context) []string {
+	var h []string
 	if f.Header != nil {
 		title := f.Name
 		if title == "" {
 			title = "(untitled)"
 		}
-		tr.Title = title
-		tr.Header = append(tr.Header, fmt.Sprintf("%s session %s · %s", f.Dialect, f.Header.ID, title))
+		h = append(h, fmt.Sprintf("%s session %s · %s", f.Dialect, f.Header.ID, title))
 		if f.Header.Cwd != "" {
-			tr.Header = append(tr.Header, "project "+f.Header.Cwd)
+			h = append(h, "project "+f.Header.Cwd)
 		}
 	}
 	if ctx.Leaf != tree.None {
-		tr.Header = append(tr.Header, fmt.Sprintf("leaf %s (line %d) · %d entries on the path · %d messages in context",
-			f.DisplayID(ctx.Leaf), f.Entries[ctx.Leaf].Line, len(ctx.Path), len(ctx.Messages)))
+		h = append(h, fmt.Sprintf("leaf %s (line %d) · %d entries on the path",
+			f.DisplayID(ctx.Leaf), f.Entries[ctx.Leaf].Line, len(ctx.Path)))
 	}
 	if f.Dialect == DialectOmp || f.Dialect == DialectXcsh {
-		tr.Header = append(tr.Header, ompHeaderLines(ctx)...)
+		return append(h, ompHeaderLines(ctx)...)
 	}
 	for _, fld := range ctx.Fields {
-		if f.Dialect == DialectOmp || f.Dialect == DialectXcsh {
-			break // described above
-		}
 		if fld.Value != nil && fld.Key != "model" && fld.Key != "models" {
 			continue
 		}
 		if fld.Value != nil && string(fld.Value) != "null" && string(fld.Value) != "{}" {
-			tr.Header = append(tr.Header, fld.Key+" "+string(fld.Value))
+			h = append(h, fld.Key+" "+string(fld.Value))
 		}
 	}
-	for i, raw := range ctx.Messages {
-		src := ctx.Sources[i]
-		msg := toModel(raw)
-		if src >= 0 {
-			msg.ID = f.DisplayID(src)
-		}
-		if ctx.Compaction != tree.None && src == ctx.Compaction && msg.Role == "compactionSummary" {
-			msg.Marker = "compaction summary"
-		}
-		tr.Messages = append(tr.Messages, msg)
+	return h
+}
+
+// Message turns one context message made from entry src into its view.
+func (f *File) Message(ctx *Context, raw json.RawMessage, src int) model.Message {
+	msg := toModel(raw)
+	if src >= 0 {
+		msg.ID = f.DisplayID(src)
 	}
-	return tr
+	if ctx.Compaction != tree.None && src == ctx.Compaction && msg.Role == "compactionSummary" {
+		msg.Marker = "compaction summary"
+	}
+	return msg
 }
 
 func toModel(raw json.RawMessage) model.Message {
