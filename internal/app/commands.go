@@ -4,6 +4,7 @@ import (
 	blobcmd "github.com/sessctl/sessctl/internal/cmd/blob"
 	"github.com/sessctl/sessctl/internal/cmd/check"
 	"github.com/sessctl/sessctl/internal/cmd/compactview"
+	exportcmd "github.com/sessctl/sessctl/internal/cmd/export"
 	forkcmd "github.com/sessctl/sessctl/internal/cmd/fork"
 	"github.com/sessctl/sessctl/internal/cmd/list"
 	migratecmd "github.com/sessctl/sessctl/internal/cmd/migrate"
@@ -20,6 +21,7 @@ func init() {
 	register(func(f *cmdutil.Factory) *cobra.Command { return show.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return tree.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return compactview.NewCmd(f, nil) })
+	register(func(f *cmdutil.Factory) *cobra.Command { return exportcmd.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := check.NewCmd(f, nil); c.GroupID = "write"; return c })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := repaircmd.NewCmd(f, nil); c.GroupID = "write"; return c })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := forkcmd.NewCmd(f, nil); c.GroupID = "write"; return c })
