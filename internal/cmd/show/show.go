@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/sessctl/sessctl/internal/cmd/blob/images"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/iostreams"
@@ -29,6 +30,11 @@ type Options struct {
 	Full    bool
 	Raw     bool
 	Dialect string
+
+	// Images (pi family): write the context's images to this folder;
+	// ResolveBlobs inlines blob images in --json (the agent's load).
+	ExtractImages string
+	ResolveBlobs  bool
 
 	// Claude Code
 	LeafMode          string
@@ -53,6 +59,14 @@ prints them whole. --json prints one object whose "messages" and other
 context keys equal what the agent's buildSessionContext returns, plus
 "format", "dialect", "path", "sessionId", "leafId" and "warnings".
 --raw prints the path's entries as stored, byte for byte.
+
+Images (oh-my-pi and xcsh keep them in a blob store): the human view shows
+"[image png 12 KB blob 1a2b3c4d5e6f]", or "… missing" when the blob is gone;
+--json inlines them as base64 the way the agent does on load
+(--resolve-blobs, the default; a missing blob keeps its reference and adds
+a warning). --extract-images DIR writes the images of the shown context to
+DIR/<n>-<entry id>.<ext> (DIR is created 0700; existing files are never
+replaced) and lists them on stderr.
 
 Problems found while reading (torn lines, orphans, cycles…) are named on
 stderr with their line numbers; show still prints what it can.
@@ -79,6 +93,9 @@ Exit status: 0 shown; 1 the file cannot be read or has no valid header;
 			if _, err := pi.ParseDialect(opts.Dialect); err != nil {
 				return cmdutil.FlagErrorf("%v", err)
 			}
+			if !opts.ResolveBlobs {
+				return cmdutil.FlagErrorf("--resolve-blobs=false is not supported: the context is rebuilt as the agent loads it, with blob images inlined; --raw prints the stored lines with their references")
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -90,6 +107,8 @@ Exit status: 0 shown; 1 the file cannot be read or has no valid header;
 	fl.BoolVar(&opts.Full, "full", false, "Do not shorten thinking, tool arguments and tool results")
 	fl.BoolVar(&opts.Raw, "raw", false, "Print the path's entries as stored JSONL lines, byte for byte")
 	fl.StringVar(&opts.Dialect, "dialect", "auto", "pi-family dialect: auto, pi, omp or xcsh")
+	fl.StringVar(&opts.ExtractImages, "extract-images", "", "Write the images of the shown context to files in `DIR` (pi family)")
+	fl.BoolVar(&opts.ResolveBlobs, "resolve-blobs", true, "--json: inline blob images as base64 as the agent does on load (oh-my-pi, xcsh)")
 	fl.StringVar(&opts.LeafMode, "leaf-mode", "last-prompt", "Claude Code leaf choice: last-prompt, picker, resume or file-order")
 	fl.BoolVar(&opts.AcrossCompactions, "across-compactions", false, "Claude Code: follow logicalParentUuid over compaction boundaries (whole history)")
 	return cmd
@@ -106,6 +125,9 @@ func Run(opts *Options) error {
 	ref, err := opts.Factory.ResolveSession(opts.Session)
 	if err != nil {
 		return err
+	}
+	if opts.ExtractImages != "" && ref.Format != session.FormatPi {
+		return cmdutil.UsageErrorf("--extract-images works for pi-family sessions (pi, oh-my-pi, xcsh), not %s", ref.Format)
 	}
 	switch ref.Format {
 	case session.FormatPi:
@@ -147,6 +169,11 @@ func runPi(opts *Options, ref session.Ref) error {
 			fmt.Fprintf(opts.IO.ErrOut, "%s: warning: %s\n", render.EscapeLine(ref.Path), render.EscapeLine(w))
 		}
 	}
+	if opts.ExtractImages != "" {
+		if err := extractImages(opts, f, leaf); err != nil {
+			return err
+		}
+	}
 	switch {
 	case opts.Raw:
 		ctx, path, err := f.PathTo(leaf)
@@ -162,6 +189,7 @@ func runPi(opts *Options, ref session.Ref) error {
 	out := bufio.NewWriterSize(opts.IO.Out, 1<<16)
 	n := 0
 	var cur *pi.Context
+	desc := images.NewDescriber(f.BlobDir, f.Dialect == pi.DialectOmp || f.Dialect == pi.DialectXcsh)
 	ctx, err := f.StreamContext(leaf, func(ctx *pi.Context) error {
 		cur = ctx
 		warn(ctx)
@@ -169,6 +197,7 @@ func runPi(opts *Options, ref session.Ref) error {
 		return nil
 	}, func(raw []byte, src int) error {
 		m := f.Message(cur, raw, src)
+		desc.Message(&m, raw)
 		render.DrawMessage(out, &m, o)
 		n++
 		return nil
@@ -271,6 +300,46 @@ func writePiJSON(out io.Writer, f *pi.File, leaf int, warn func(*pi.Context), pr
 		}
 		_, err := out.Write(ind.Bytes())
 		return err
+	}
+	return nil
+}
+
+// extractImages writes the images of the context to opts.ExtractImages (a
+// pass of its own, so every output mode can use it) and lists them on
+// stderr.
+func extractImages(opts *Options, f *pi.File, leaf int) error {
+	x, err := images.NewExtractor(opts.ExtractImages, f.BlobDir)
+	if err != nil {
+		return err
+	}
+	_, err = f.StreamContext(leaf, nil, func(raw []byte, src int) error {
+		id := ""
+		if src >= 0 {
+			id = f.DisplayID(src)
+		}
+		return x.Add(raw, id)
+	})
+	if cerr := x.Close(); err == nil {
+		err = cerr
+	}
+	if opts.IO.Quiet() {
+		return err
+	}
+	for _, w := range x.Written {
+		verb := "wrote"
+		if w.Kept {
+			verb = "already there:"
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "%s %s (%s, %s)\n", verb, render.EscapeLine(w.Path), render.EscapeLine(w.MIME), render.HumanBytes(w.Bytes))
+	}
+	for _, s := range x.Skipped {
+		fmt.Fprintf(opts.IO.ErrOut, "skipped image %d of entry %s: %s\n", s.N, render.EscapeLine(s.ID), render.EscapeLine(s.Reason))
+	}
+	if err != nil {
+		return err
+	}
+	if len(x.Written) == 0 && len(x.Skipped) == 0 {
+		fmt.Fprintln(opts.IO.ErrOut, "no images in the shown context")
 	}
 	return nil
 }
