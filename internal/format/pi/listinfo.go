@@ -14,6 +14,7 @@ import (
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
+	"github.com/valyala/fastjson"
 )
 
 // ListInfoVersion changes whenever ListInfo's results change for the same
@@ -61,6 +62,12 @@ type ListInfo struct {
 	// malformed-line, nul-run, non-object-line, missing-header,
 	// orphaned-parent.
 	Problems map[string]int
+
+	// recheck is set when the file holds something oh-my-pi and xcsh read
+	// differently from pi's line rules (bad lines, a title slot they do not
+	// take as one, a second header, non-object values); ReadListInfo then
+	// takes counts, header and problems from the dialect's full reader.
+	recheck bool
 }
 
 // ProblemCount is the total number of problems.
@@ -91,10 +98,53 @@ func ReadListInfo(path string) (*ListInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	if li.recheck && (li.Dialect == DialectOmp || li.Dialect == DialectXcsh) {
+		if _, err := fh.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		f, err := Read(fh, path, Options{Dialect: li.Dialect, SizeHint: st.Size()})
+		if err != nil {
+			return nil, err
+		}
+		li.fromIndex(f)
+	}
 	if li.Modified.IsZero() {
 		li.Modified = st.ModTime()
 	}
 	return li, nil
+}
+
+// fromIndex replaces what the dialect's own reader sees differently: the
+// entry and message counts, the header, the name and the problems. The first
+// message and the last activity stay those of the line scan.
+func (li *ListInfo) fromIndex(f *File) {
+	li.Entries = len(f.Entries)
+	li.Messages = 0
+	for i := range f.Entries {
+		if f.Entries[i].Type() == "message" {
+			li.Messages++
+		}
+	}
+	li.ValidHeader = f.Header != nil
+	li.HasHeader = li.ValidHeader
+	if f.Header != nil {
+		li.ID, li.Cwd, li.ParentSession = f.Header.ID, f.Header.Cwd, f.Header.ParentSession
+	}
+	li.Name = f.Name
+	counts := map[string]int{}
+	for _, p := range f.Problems {
+		switch p.Code {
+		case problem.TornTail, problem.MalformedLine, problem.NULRun, problem.NonObject, problem.Orphan:
+			counts[p.Code]++
+		}
+	}
+	if f.HeaderErr != nil {
+		counts[problem.MissingHeader] = 1
+	}
+	li.Problems = nil
+	if len(counts) > 0 {
+		li.Problems = counts
+	}
 }
 
 // ScanListInfo computes the listing summary from r; path is a dialect hint.
@@ -121,6 +171,8 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 		parents      []string
 		firstFound   bool
 		problems     = map[string]int{}
+		slotSeen     bool
+		slotValid    bool
 	)
 	br := readerPool.Get().(*bufio.Reader)
 	br.Reset(r)
@@ -149,12 +201,15 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 			continue
 		case jsonl.Malformed:
 			problems[problem.MalformedLine]++
+			li.recheck = true
 			continue
 		case jsonl.TornTail:
 			problems[problem.TornTail]++
+			li.recheck = true
 			continue
 		case jsonl.NULRun:
 			problems[problem.NULRun]++
+			li.recheck = true
 			continue
 		}
 		if !headerDone {
@@ -164,6 +219,7 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 				if !parsedSeen && ls.line == 1 && typ == "title" {
 					slotTitle, _ = jsonl.String(f[kTitle])
 					markers.omp = true
+					slotSeen, slotValid = true, slotLooksValid(body, nl)
 					continue
 				}
 				if typ == "session" {
@@ -190,13 +246,15 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 		}
 		if kind == jsonl.NonObject {
 			problems[problem.NonObject]++
+			li.recheck = true
 			li.Entries++
 			continue
 		}
 		f := &val.top
 		typ := word(f[kType])
 		if string(typ) == "session" {
-			continue // a second header: not an entry
+			li.recheck = true // oh-my-pi keeps it as an entry
+			continue          // a second header: not an entry in pi
 		}
 		li.Entries++
 		if f[kID] != nil {
@@ -278,10 +336,24 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 		li.Modified = li.Created
 	}
 	li.Dialect = detectDialect("", path, &File{markers: markers})
+	if slotSeen && (!slotValid || li.Dialect == DialectXcsh) {
+		li.recheck = true // not a slot to oh-my-pi, or xcsh, which knows none
+	}
 	if len(problems) > 0 {
 		li.Problems = problems
 	}
 	return li, nil
+}
+
+// slotLooksValid is validTitleSlot for a raw first line (parsed here: one
+// short line per file).
+func slotLooksValid(body []byte, newline bool) bool {
+	var p fastjson.Parser
+	v, err := p.ParseBytes(body)
+	if err != nil {
+		return false
+	}
+	return validTitleSlot(&jsonl.Record{Line: 1, Newline: newline, Raw: body, Kind: jsonl.Object, Value: v})
 }
 
 // classify is the jsonl reader's line classification, validating with v

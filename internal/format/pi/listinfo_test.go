@@ -229,3 +229,48 @@ func BenchmarkReaderPass(b *testing.B) {
 		}
 	}
 }
+
+// TestListInfoAgreesWithIndex checks that the listing's one-pass summary
+// counts what the full index (Open, used by show, tree and check) sees, on
+// every pi, oh-my-pi and xcsh parity fixture and every damaged pi fixture:
+// entries, message entries, and the
+// line-level and orphan problems.
+func TestListInfoAgreesWithIndex(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"pi/parity/sessions", "pi/parity/damaged", "omp/parity/sessions", "xcsh/parity/sessions"} {
+		m, err := filepath.Glob(filepath.Join("..", "..", "..", "testdata", filepath.FromSlash(dir), "*.jsonl"))
+		require.NoError(t, err)
+		files = append(files, m...)
+	}
+	require.Greater(t, len(files), 150)
+	codes := []string{problem.TornTail, problem.MalformedLine, problem.NULRun, problem.NonObject, problem.Orphan}
+	for _, p := range files {
+		li, err := ReadListInfo(p)
+		require.NoError(t, err)
+		f, err := Open(p, Options{})
+		require.NoError(t, err)
+		msgs := 0
+		for i := range f.Entries {
+			if f.Entries[i].Type() == "message" {
+				msgs++
+			}
+		}
+		assert.Equal(t, len(f.Entries), li.Entries, "%s entries", p)
+		assert.Equal(t, msgs, li.Messages, "%s messages", p)
+		assert.Equal(t, f.Header != nil, li.ValidHeader, "%s header", p)
+		if f.Header != nil {
+			assert.Equal(t, f.Header.ID, li.ID, p)
+			assert.Equal(t, f.Header.Cwd, li.Cwd, p)
+		}
+		assert.Equal(t, f.Dialect, li.Dialect, p)
+		for _, c := range codes {
+			n := 0
+			for _, pr := range f.Problems {
+				if pr.Code == c {
+					n++
+				}
+			}
+			assert.Equal(t, n, li.Problems[c], "%s %s", p, c)
+		}
+	}
+}
