@@ -178,6 +178,9 @@ stdout 'referenced by .*000000000002.jsonl'
 exit 3 sessctl blob verify --json home/.omp/agent/sessions/-proj/2026-05-09T10-00-00-000Z_019e0707-0000-7000-8000-000000000002.jsonl
 stdout '"status":"missing"'
 exit 1 sessctl blob verify no-such-session.jsonl
+# a session id works too (found through discovery)
+exit 3 sessctl blob verify 019e0707-0000-7000-8000-000000000002
+stdout ': 2 referenced blobs checked: 1 ok, 1 missing$'
 
 # usage errors
 exit 2 sessctl blob-gc --grace=-1h
