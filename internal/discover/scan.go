@@ -63,6 +63,7 @@ func Scan(opts Options) *Result {
 	seenRoot := map[string]bool{}
 	var jobs []job
 	seenFile := map[string]bool{}
+	seenKey := map[fileKey]bool{}
 	for _, r := range roots {
 		prov, ok := Lookup(r.Agent)
 		if !ok {
@@ -102,14 +103,22 @@ func Scan(opts Options) *Result {
 			if !fst.Mode().IsRegular() {
 				continue
 			}
-			rp, err := filepath.EvalSymlinks(p)
-			if err != nil {
-				rp = p
+			// one file, several names (links): listed once
+			if k, ok := keyOf(fst); ok {
+				if seenKey[k] {
+					continue
+				}
+				seenKey[k] = true
+			} else {
+				rp, err := filepath.EvalSymlinks(p)
+				if err != nil {
+					rp = p
+				}
+				if seenFile[rp] {
+					continue
+				}
+				seenFile[rp] = true
 			}
-			if seenFile[rp] {
-				continue // one file, several names: listed once
-			}
-			seenFile[rp] = true
 			jobs = append(jobs, job{root: r, prov: prov, path: p, st: fst})
 		}
 	}

@@ -515,4 +515,11 @@ func TestListSymlinkedRoot(t *testing.T) {
 	require.NoError(t, os.Symlink(filepath.Join(home, ".pi/agent/sessions"), link))
 	rows, _ = listJSON(t, e, "--agent", "pi", "--root", "pi="+link, "--no-cache")
 	assert.Len(t, rows, 9)
+
+	// A file reachable under two names (a hard link, a file symlink) is listed once.
+	src := filepath.Join(home, fixtureRows[9].rel)
+	require.NoError(t, os.Link(src, filepath.Join(home, ".pi/agent/sessions/--home-u-proj-b--/hardlink.jsonl")))
+	require.NoError(t, os.Symlink(src, filepath.Join(home, ".pi/agent/sessions/--home-u-proj-b--/symlink.jsonl")))
+	rows, _ = listJSON(t, e, "--agent", "pi", "--no-cache")
+	assert.Len(t, rows, 9)
 }
