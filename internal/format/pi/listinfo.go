@@ -19,7 +19,7 @@ import (
 
 // ListInfoVersion changes whenever ListInfo's results change for the same
 // bytes, so that caches of older results are thrown away.
-const ListInfoVersion = 1
+const ListInfoVersion = 2
 
 // MaxFirstMessage caps the first user message kept for listings, in bytes.
 // Longer texts are cut at a rune boundary and end with "…".
