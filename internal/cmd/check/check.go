@@ -209,18 +209,28 @@ func checkPi(path string, opts *Options) (string, []problem.Problem, error) {
 // expand turns the arguments into a list of files: files as given,
 // directories searched for *.jsonl (sidecars of repair skipped).
 func expand(opts *Options) ([]string, error) {
+	return ExpandArgs(opts.Factory, opts.Args, opts.All, true)
+}
+
+// ExpandArgs turns session arguments into files: files as given, session
+// ids and prefixes resolved, directories searched for *.jsonl session files
+// (repair sidecars skipped), every discovered session with all. With stores,
+// OpenCode and OpenClaw stores are kept as arguments for the store checkers.
+// Arguments that name nothing are kept, to be reported as unreadable; an
+// ambiguous id prefix is a usage error.
+func ExpandArgs(f *cmdutil.Factory, args []string, all, stores bool) ([]string, error) {
 	var out []string
-	if opts.All {
-		all, err := AllPaths(opts.Factory)
+	if all {
+		paths, err := AllPaths(f)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, all...)
+		out = append(out, paths...)
 	}
-	for _, a := range opts.Args {
+	for _, a := range args {
 		st, err := os.Stat(a)
 		if err != nil {
-			ref, rerr := opts.Factory.ResolveSession(a)
+			ref, rerr := f.ResolveSession(a)
 			if rerr != nil {
 				var ue *cmdutil.UsageError
 				if errors.As(rerr, &ue) {
@@ -232,9 +242,11 @@ func expand(opts *Options) ([]string, error) {
 			out = append(out, ref.Path)
 			continue
 		}
-		var isStore bool
-		if out, isStore = expandStore(a, out); isStore {
-			continue
+		if stores {
+			var isStore bool
+			if out, isStore = expandStore(a, out); isStore {
+				continue
+			}
 		}
 		if !st.IsDir() {
 			out = append(out, a)

@@ -5,13 +5,12 @@ package compactview
 import (
 	"fmt"
 
+	"github.com/sessctl/sessctl/internal/cmd/piopen"
 	"github.com/sessctl/sessctl/internal/cmdutil"
-	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/iostreams"
 	"github.com/sessctl/sessctl/internal/model"
 	"github.com/sessctl/sessctl/internal/render"
 	"github.com/sessctl/sessctl/internal/session"
-	"github.com/sessctl/sessctl/internal/tree"
 	"github.com/spf13/cobra"
 )
 
@@ -91,21 +90,9 @@ func Run(opts *Options) error {
 }
 
 func viewPi(ref session.Ref, opts *Options) (*model.CompactView, error) {
-	f, err := pi.Open(ref.Path, pi.Options{})
+	f, leaf, err := piopen.Open(opts.IO, ref.Path, "", opts.Leaf)
 	if err != nil {
 		return nil, err
-	}
-	if !opts.IO.Quiet() {
-		render.Diagnostics(opts.IO.ErrOut, ref.Path, f.Problems, render.NewStyles(opts.IO), 20)
-	}
-	if f.HeaderErr != nil {
-		return nil, fmt.Errorf("%s is not a valid %s session file: %v", ref.Path, f.Dialect, f.HeaderErr)
-	}
-	leaf := tree.None
-	if opts.Leaf != "" {
-		if leaf, err = f.FindEntry(opts.Leaf); err != nil {
-			return nil, cmdutil.UsageErrorf("--leaf: %v", err)
-		}
 	}
 	return f.CompactView(leaf)
 }

@@ -5,9 +5,6 @@ package migrate
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/sessctl/sessctl/internal/cmd/check"
 	"github.com/sessctl/sessctl/internal/cmdutil"
@@ -183,39 +180,5 @@ func migrateOne(path string, opts *Options) FileReport {
 }
 
 func expand(opts *Options) ([]string, error) {
-	var out []string
-	if opts.All {
-		all, err := check.AllPaths(opts.Factory)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, all...)
-	}
-	for _, a := range opts.Args {
-		st, err := os.Stat(a)
-		if err != nil {
-			ref, rerr := opts.Factory.ResolveSession(a)
-			if rerr != nil {
-				var ue *cmdutil.UsageError
-				if errors.As(rerr, &ue) {
-					return nil, rerr
-				}
-				out = append(out, a)
-				continue
-			}
-			out = append(out, ref.Path)
-			continue
-		}
-		if !st.IsDir() {
-			out = append(out, a)
-			continue
-		}
-		_ = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && check.IsSessionFileName(d.Name()) {
-				out = append(out, p)
-			}
-			return nil
-		})
-	}
-	return out, nil
+	return check.ExpandArgs(opts.Factory, opts.Args, opts.All, false)
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/sessctl/sessctl/internal/cmd/blob/images"
+	"github.com/sessctl/sessctl/internal/cmd/piopen"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/iostreams"
@@ -141,26 +142,11 @@ func Run(opts *Options) error {
 }
 
 func runPi(opts *Options, ref session.Ref) error {
-	d, _ := pi.ParseDialect(opts.Dialect)
-	f, err := pi.Open(ref.Path, pi.Options{Dialect: d})
+	f, leaf, err := piopen.Open(opts.IO, ref.Path, opts.Dialect, opts.Leaf)
 	if err != nil {
 		return err
 	}
 	st := render.NewStyles(opts.IO)
-	if !opts.IO.Quiet() {
-		render.Diagnostics(opts.IO.ErrOut, ref.Path, f.Problems, st, 20)
-	}
-	if f.HeaderErr != nil {
-		return fmt.Errorf("%s is not a valid %s session file: %v; nothing was changed (sessctl check %s explains, sessctl repair --rebuild-header can rebuild it)",
-			ref.Path, f.Dialect, f.HeaderErr, ref.Path)
-	}
-	leaf := tree.None
-	if opts.Leaf != "" {
-		leaf, err = f.FindEntry(opts.Leaf)
-		if err != nil {
-			return cmdutil.UsageErrorf("--leaf: %v", err)
-		}
-	}
 	warn := func(ctx *pi.Context) {
 		if opts.IO.Quiet() {
 			return

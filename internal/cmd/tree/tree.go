@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/sessctl/sessctl/internal/cmd/piopen"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/iostreams"
 	"github.com/sessctl/sessctl/internal/render"
 	"github.com/sessctl/sessctl/internal/session"
-	itree "github.com/sessctl/sessctl/internal/tree"
 	"github.com/spf13/cobra"
 )
 
@@ -103,25 +103,11 @@ func Run(opts *Options) error {
 }
 
 func runPi(opts *Options, ref session.Ref) error {
-	d, _ := pi.ParseDialect(opts.Dialect)
-	f, err := pi.Open(ref.Path, pi.Options{Dialect: d})
+	f, leaf, err := piopen.Open(opts.IO, ref.Path, opts.Dialect, opts.Leaf)
 	if err != nil {
 		return err
 	}
 	st := render.NewStyles(opts.IO)
-	if !opts.IO.Quiet() {
-		render.Diagnostics(opts.IO.ErrOut, ref.Path, f.Problems, st, 20)
-	}
-	if f.HeaderErr != nil {
-		return fmt.Errorf("%s is not a valid %s session file: %v; nothing was changed (sessctl check %s explains, sessctl repair --rebuild-header can rebuild it)",
-			ref.Path, f.Dialect, f.HeaderErr, ref.Path)
-	}
-	leaf := itree.None
-	if opts.Leaf != "" {
-		if leaf, err = f.FindEntry(opts.Leaf); err != nil {
-			return cmdutil.UsageErrorf("--leaf: %v", err)
-		}
-	}
 	if opts.JSON {
 		if !opts.IO.IsStdoutTTY() {
 			return f.WriteTreeJSON(opts.IO.Out, leaf) // streamed: no copy of the tree in memory
