@@ -17,7 +17,9 @@ package jsonl
 //	small   pi-style lines of about 1 KB (per-line overhead dominates)
 //
 // g measures jsonl.Fields (span.go), the reader's own non-validating member
-// scanner, for comparison with the hand-rolled early-exit scanner e.
+// scanner, for comparison with the hand-rolled early-exit scanner e; h the
+// validating Scanner (scan.go) alone and f2 the Reader in capture mode
+// (SetCapture), which uses it instead of fastjson.
 
 import (
 	"bufio"
@@ -389,6 +391,24 @@ func BenchmarkExtract(b *testing.B) {
 			for _, l := range c.lines {
 				f := Fields(l, c.keys[0], c.keys[1], c.keys[2])
 				sinkInt += len(f[1])
+			}
+		})
+		scanner := NewScanner(&Capture{Top: c.keys[:]})
+		run("h-jsonl-scanner-validate-capture", func() {
+			for _, l := range c.lines {
+				if scanner.Scan(l) && scanner.IsObject() {
+					sinkInt += len(scanner.Top[1])
+				}
+			}
+		})
+		run("f2-jsonl-reader-capture", func() {
+			rd := NewReader(bytes.NewReader(c.all))
+			rd.SetCapture(&Capture{Top: c.keys[:]})
+			for rd.Next() {
+				r := rd.Record()
+				if r.Kind == Object {
+					sinkInt += len(r.Top[1])
+				}
 			}
 		})
 		run("f-jsonl-reader", func() {

@@ -17,6 +17,8 @@ package jsonl
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"io"
 
@@ -248,6 +250,13 @@ func (r *Reader) classify(b []byte, newline bool) (Kind, *fastjson.Value) {
 		// the recursive validator cannot exhaust the stack on "[[[[...".
 		err = fastjson.ValidateBytes(b)
 	}
+	if err == nil && hasControl(b) && !json.Valid(b) {
+		// ValidateBytes misses raw control characters that precede an
+		// escape sequence in the same string ("x<TAB>\n"), which JSON.parse
+		// rejects. Such bytes are rare (JSON.stringify never writes them),
+		// so the exact check only runs when one is present.
+		err = errInvalidJSON
+	}
 	if err != nil {
 		if !newline {
 			return TornTail, nil
@@ -258,6 +267,26 @@ func (r *Reader) classify(b []byte, newline bool) (Kind, *fastjson.Value) {
 		return NonObject, nil
 	}
 	return Object, v
+}
+
+var errInvalidJSON = errors.New("invalid JSON")
+
+// hasControl reports whether b contains a byte below 0x20, eight bytes at a
+// time (a word has a byte < n, n <= 128, iff (w - n*0x01..01) & ^w & 0x80..80 != 0).
+func hasControl(b []byte) bool {
+	for len(b) >= 8 {
+		w := binary.LittleEndian.Uint64(b)
+		if (w-0x2020202020202020)&^w&0x8080808080808080 != 0 {
+			return true
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 func isBlank(b []byte) bool {

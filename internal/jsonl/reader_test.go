@@ -95,6 +95,11 @@ func TestReaderKinds(t *testing.T) {
 		{name: "unknown escape", in: "{\"a\":\"\\q\"}\n", kinds: []Kind{Malformed}, lastNL: true},
 		{name: "raw tab in string", in: "{\"a\":\"x\ty\"}\n", kinds: []Kind{Malformed}, lastNL: true},
 		{name: "raw control char in key", in: "{\"a\x01\":1}\n", kinds: []Kind{Malformed}, lastNL: true},
+		// fastjson.ValidateBytes accepts these (control byte before an escape).
+		{name: "raw tab before an escape", in: "{\"a\":\"x\ty\\n\"}\n", kinds: []Kind{Malformed}, lastNL: true},
+		{name: "raw control char before an escape", in: "{\"\":\"\x14\\b0000\"}\n", kinds: []Kind{Malformed}, lastNL: true},
+		{name: "raw control char in an array string", in: "[\"\x01\\\"\"]\n", kinds: []Kind{Malformed}, lastNL: true},
+		{name: "tabs outside strings are whitespace", in: "{\t\"a\":\t\"x\\n\"\t}\n", kinds: []Kind{Object}, lastNL: true},
 		{name: "number 42", in: "42\n", kinds: []Kind{NonObject}, lastNL: true},
 		{name: "null", in: "null\n", kinds: []Kind{NonObject}, lastNL: true},
 		{name: "array", in: "[1]\n", kinds: []Kind{NonObject}, lastNL: true},
@@ -229,6 +234,23 @@ func TestRecordAccessors(t *testing.T) {
 	var empty Record
 	_, ok = empty.StrOK("id")
 	assert.False(t, ok, "no value")
+}
+
+func TestHasControl(t *testing.T) {
+	for n := 0; n < 40; n++ {
+		for pos := -1; pos < n; pos++ {
+			for _, c := range []byte{0, 0x09, 0x1f} {
+				b := bytes.Repeat([]byte{' '}, n) // 0x20 itself is not a control byte
+				if pos >= 0 {
+					b[pos] = c
+				}
+				if got := hasControl(b); got != (pos >= 0) {
+					t.Fatalf("hasControl(len %d, byte %#x at %d) = %v", n, c, pos, got)
+				}
+			}
+		}
+	}
+	assert.False(t, hasControl([]byte("\x7f\xff\x80 ~!\"é日本語 plain text over eight bytes")))
 }
 
 func TestKindString(t *testing.T) {
