@@ -26,6 +26,9 @@ vet:
 
 ## demo: show sessctl's main job on the sample sessions in testdata/
 demo: build
+	@echo "== sessctl list (a sample home with pi, oh-my-pi, xcsh and Claude Code sessions)"
+	@HOME=$(CURDIR)/testdata/home XDG_CACHE_HOME=$$(mktemp -d) $(BIN) list --no-config --limit 15 || true
+	@echo
 	@echo "== sessctl tree $(DEMO)"
 	@$(BIN) tree $(DEMO)
 	@echo
@@ -34,6 +37,9 @@ demo: build
 	@echo
 	@echo "== sessctl tree on a damaged file (problems go to stderr)"
 	@$(BIN) tree testdata/pi/parity/damaged/orphaned-subtree.jsonl || true
+	@echo
+	@echo "== sessctl check testdata/pi/parity/damaged (exit 3: problems found)"
+	@$(BIN) check testdata/pi/parity/damaged | tail -12 || true
 
 ## man: man pages into man/ (cobra/doc, reproducible)
 man:
