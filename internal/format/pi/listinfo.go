@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"hash/maphash"
 	"io"
 	"os"
 	"strconv"
@@ -167,8 +168,9 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 		lastActivity float64
 		haveActivity bool
 		markers      dialectMarkers
-		ids          = make(map[string]struct{}, 256)
-		parents      []string
+		ids          = make(map[uint64]struct{}, 256)
+		parents      []uint64
+		seed         = maphash.MakeSeed()
 		firstFound   bool
 		problems     = map[string]int{}
 		slotSeen     bool
@@ -258,10 +260,10 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 		}
 		li.Entries++
 		if f[kID] != nil {
-			ids[rawKey(f[kID])] = struct{}{}
+			ids[idHash(seed, f[kID])] = struct{}{}
 		}
 		if jsonl.Truthy(f[kParentID]) {
-			parents = append(parents, rawKey(f[kParentID]))
+			parents = append(parents, idHash(seed, f[kParentID]))
 		}
 		switch string(typ) {
 		case "message":
@@ -395,6 +397,18 @@ func word(raw []byte) []byte {
 	}
 	s, _ := jsonl.String(raw)
 	return []byte(s)
+}
+
+// idHash is a 64-bit hash of rawKey(raw), computed without allocating when
+// the id has no escapes. Orphans are found by hash: two different ids would
+// have to collide in 64 bits to hide one.
+func idHash(seed maphash.Seed, raw []byte) uint64 {
+	if len(raw) >= 2 && raw[0] == '"' {
+		if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 {
+			return maphash.Bytes(seed, inner)
+		}
+	}
+	return maphash.String(seed, rawKey(raw))
 }
 
 // rawKey turns a raw JSON id into a map key: strings are their decoded
