@@ -85,6 +85,9 @@ type vline struct {
 	refs   map[string]string // other id references: targetId, firstKeptEntryId, fromId
 	header bool
 	crlf   bool
+	// Claude Code lines only
+	side bool  // isSidechain
+	ts   int64 // timestamp in unix ms (noTS when absent or invalid)
 }
 
 type rejectRec struct {
@@ -146,6 +149,25 @@ type planner struct {
 	rejects []rejectRec
 	byOrig  map[int][]*vline
 	ids     map[string]bool
+	// format hooks (nil: pi)
+	fieldsFn func(*fastjson.Value) *vline
+	gluedRE  *regexp.Regexp
+	shapeFn  func(*fastjson.Value) bool
+}
+
+// fields extracts what the planner needs from a parsed line.
+func (p *planner) fields(v *fastjson.Value) *vline {
+	if p.fieldsFn != nil {
+		return p.fieldsFn(v)
+	}
+	return fields(v)
+}
+
+func (p *planner) salvageTail(fp *fastjson.Parser, b []byte) (head, tail []byte) {
+	if p.gluedRE != nil {
+		return salvageTailWith(fp, b, p.gluedRE, p.shapeFn)
+	}
+	return salvageTailWith(fp, b, gluedType, isEntryShape)
 }
 
 func (p *planner) fix(f Fix) { p.res.Fixes = append(p.res.Fixes, f) }
@@ -187,7 +209,7 @@ func (p *planner) scan(r io.Reader) error {
 		case jsonl.Blank:
 			add(&vline{orig: n, bytes: trimBOM(rec), off: rec.Offset, n: rec.Len(), crlf: rec.CRLF})
 		case jsonl.Object:
-			v := fields(rec.Value)
+			v := p.fields(rec.Value)
 			v.orig, v.crlf, v.off, v.n = n, rec.CRLF, rec.Offset, rec.Len()
 			if rec.BOM {
 				v.bytes = append([]byte(nil), rec.Body()...)
@@ -200,7 +222,7 @@ func (p *planner) scan(r io.Reader) error {
 				continue
 			}
 			if val, err := fp.ParseBytes(clean); err == nil && val.Type() == fastjson.TypeObject {
-				v := fields(val)
+				v := p.fields(val)
 				v.orig, v.bytes = n, append([]byte(nil), clean...)
 				add(v)
 				p.fix(Fix{Line: n, Code: problem.NULRun, Action: "stripped-nul", Detail: fmt.Sprintf("removed %d NUL bytes; the rest is a valid entry", len(rec.Raw)-len(clean))})
@@ -219,16 +241,16 @@ func (p *planner) scan(r io.Reader) error {
 			if parts := splitGlued(&fp, body); parts != nil {
 				for _, part := range parts {
 					val, _ := fp.ParseBytes(part)
-					v := fields(val)
+					v := p.fields(val)
 					v.orig, v.bytes = n, part
 					add(v)
 				}
 				p.fix(Fix{Line: n, Code: code, Action: "split", Detail: fmt.Sprintf("split %d JSON objects written on one line", len(parts))})
 				continue
 			}
-			if head, tail := salvageTail(&fp, body); tail != nil {
+			if head, tail := p.salvageTail(&fp, body); tail != nil {
 				val, _ := fp.ParseBytes(tail)
-				v := fields(val)
+				v := p.fields(val)
 				v.orig, v.bytes = n, tail
 				add(v)
 				p.reject(n, code, head)
@@ -244,7 +266,7 @@ func (p *planner) scan(r io.Reader) error {
 						joined = append(joined, bytes.TrimSuffix(r.raw, []byte("\r"))...)
 					}
 					if val, err := fp.ParseBytes(joined); err == nil && val.Type() == fastjson.TypeObject {
-						v := fields(val)
+						v := p.fields(val)
 						v.orig, v.bytes = run[0].line, joined
 						add(v)
 						p.fix(Fix{Line: run[0].line, Code: problem.MalformedLine, Action: "rejoined",
@@ -309,15 +331,15 @@ func splitGlued(fp *fastjson.Parser, b []byte) [][]byte {
 // salvageTail finds a torn fragment followed by a complete entry on the same
 // line (a crash mid-write, then the next append): it returns the fragment and
 // the complete entry.
-func salvageTail(fp *fastjson.Parser, b []byte) (head, tail []byte) {
-	idx := gluedType.FindAllIndex(b, -1)
+func salvageTailWith(fp *fastjson.Parser, b []byte, re *regexp.Regexp, isEntry func(*fastjson.Value) bool) (head, tail []byte) {
+	idx := re.FindAllIndex(b, -1)
 	for k := len(idx) - 1; k >= 0; k-- {
 		at := idx[k][0]
 		if at == 0 {
 			break
 		}
 		val, err := fp.ParseBytes(b[at:])
-		if err == nil && isEntryShape(val) {
+		if err == nil && isEntry(val) {
 			return append([]byte(nil), b[:at]...), append([]byte(nil), b[at:]...)
 		}
 	}

@@ -129,7 +129,7 @@ func (p *planner) lineBytes(ra io.ReaderAt, v *vline) ([]byte, error) {
 
 // render applies the line's edits.
 func (v *vline) render(b []byte) ([]byte, error) {
-	for _, key := range []string{"id", "parentId", "targetId", "firstKeptEntryId", "fromId"} {
+	for _, key := range editKeys {
 		val, ok := v.edits[key]
 		if !ok {
 			continue
@@ -146,6 +146,11 @@ func (v *vline) render(b []byte) ([]byte, error) {
 	return b, nil
 }
 
+// editKeys are the fields a fix may change, in the order they are edited:
+// pi's id fields, then Claude Code's uuid fields.
+var editKeys = []string{"id", "parentId", "targetId", "firstKeptEntryId", "fromId",
+	"uuid", "parentUuid", "logicalParentUuid", "sourceToolAssistantUUID", "leafUuid", "messageId"}
+
 // verifiedCodes are the errors a repaired file must not have.
 var verifiedCodes = map[string]bool{
 	problem.TornTail: true, problem.MalformedLine: true, problem.NULRun: true, problem.BOM: true,
@@ -154,6 +159,58 @@ var verifiedCodes = map[string]bool{
 }
 
 func (p *planner) write(ra io.ReaderAt, snap safewrite.Snapshot) error {
+	return p.writeVerified(ra, snap, safewrite.IsOpenClawTranscript(p.path), func(r io.Reader) ([]string, []problem.Problem, error) {
+		f, err := pi.Read(r, p.path, pi.Options{Dialect: p.src.Dialect})
+		if err != nil {
+			return nil, nil, err
+		}
+		var left []string
+		var rest []problem.Problem
+		for _, pr := range f.Problems {
+			if pr.Severity == problem.Error && verifiedCodes[pr.Code] {
+				left = append(left, pr.String())
+			}
+			if pr.Code != problem.SeveralRoots {
+				rest = append(rest, pr)
+			}
+		}
+		return left, rest, nil
+	})
+}
+
+// verifier re-reads the repaired content as it is written and returns the
+// errors that must not be left (any makes the repair abort) and the
+// problems to report as remaining.
+type verifier func(r io.Reader) (errs []string, remaining []problem.Problem, err error)
+
+// emit writes the repaired lines to w.
+func (p *planner) emit(w io.Writer, ra io.ReaderAt) error {
+	out := bufio.NewWriterSize(w, 1<<20)
+	for _, v := range p.lines {
+		b, err := p.lineBytes(ra, v)
+		if err != nil {
+			return err
+		}
+		if len(v.edits) > 0 {
+			if b, err = v.render(b); err != nil {
+				return fmt.Errorf("line %d: %w", v.orig, err)
+			}
+		}
+		out.Write(b)
+		if v.crlf {
+			out.WriteByte('\r')
+		}
+		if err := out.WriteByte('\n'); err != nil {
+			return err
+		}
+	}
+	return out.Flush()
+}
+
+// writeVerified writes the sidecar, then the repaired file through
+// safewrite, teeing the bytes into verify; it commits only when verify
+// finds no error left.
+func (p *planner) writeVerified(ra io.ReaderAt, snap safewrite.Snapshot, openClawLock bool, verify verifier) error {
 	if len(p.rejects) > 0 {
 		side, err := p.writeSidecar(snap)
 		if err != nil {
@@ -162,43 +219,23 @@ func (p *planner) write(ra io.ReaderAt, snap safewrite.Snapshot) error {
 		p.res.Sidecar = side
 	}
 	w, err := safewrite.Begin(p.path, safewrite.Options{Snapshot: &snap, DryRun: p.opts.DryRun, NoBackup: p.opts.NoBackup,
-		OpenClawLock: safewrite.IsOpenClawTranscript(p.path)})
+		OpenClawLock: openClawLock})
 	if err != nil {
 		return err
 	}
 	pr, pw := io.Pipe()
 	type verdict struct {
-		f   *pi.File
-		err error
+		left []string
+		rest []problem.Problem
+		err  error
 	}
 	done := make(chan verdict, 1)
 	go func() {
-		f, err := pi.Read(pr, p.path, pi.Options{Dialect: p.src.Dialect})
+		left, rest, err := verify(pr)
 		io.Copy(io.Discard, pr)
-		done <- verdict{f, err}
+		done <- verdict{left, rest, err}
 	}()
-	out := bufio.NewWriterSize(io.MultiWriter(w, pw), 1<<20)
-	werr := func() error {
-		for _, v := range p.lines {
-			b, err := p.lineBytes(ra, v)
-			if err != nil {
-				return err
-			}
-			if len(v.edits) > 0 {
-				if b, err = v.render(b); err != nil {
-					return fmt.Errorf("line %d: %w", v.orig, err)
-				}
-			}
-			out.Write(b)
-			if v.crlf {
-				out.WriteByte('\r')
-			}
-			if err := out.WriteByte('\n'); err != nil {
-				return err
-			}
-		}
-		return out.Flush()
-	}()
+	werr := p.emit(io.MultiWriter(w, pw), ra)
 	pw.CloseWithError(werr)
 	vd := <-done
 	if werr != nil {
@@ -209,27 +246,16 @@ func (p *planner) write(ra io.ReaderAt, snap safewrite.Snapshot) error {
 		w.Abort()
 		return fmt.Errorf("re-reading the repaired content: %w (nothing was changed)", vd.err)
 	}
-	var left []string
-	for _, pr := range vd.f.Problems {
-		if pr.Severity == problem.Error && verifiedCodes[pr.Code] {
-			left = append(left, pr.String())
-		}
-	}
-	if len(left) > 0 {
+	if len(vd.left) > 0 {
 		w.Abort()
-		return fmt.Errorf("the repaired content would still have errors, so nothing was changed (please report this): %s", strings.Join(left, "; "))
+		return fmt.Errorf("the repaired content would still have errors, so nothing was changed (please report this): %s", strings.Join(vd.left, "; "))
 	}
 	res, err := w.Commit()
 	if err != nil {
 		return err
 	}
 	p.res.Backup = res.Backup
-	for _, pr := range vd.f.Problems {
-		if pr.Code == problem.SeveralRoots {
-			continue
-		}
-		p.res.Remaining = append(p.res.Remaining, pr)
-	}
+	p.res.Remaining = append(p.res.Remaining, vd.rest...)
 	return nil
 }
 

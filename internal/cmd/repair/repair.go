@@ -28,7 +28,7 @@ type Options struct {
 type Repairer func(path string, opts rp.Options) (*rp.Result, error)
 
 // Repairers holds the repairer of each format.
-var Repairers = map[session.Format]Repairer{session.FormatPi: rp.Pi}
+var Repairers = map[session.Format]Repairer{session.FormatPi: rp.Pi, session.FormatClaude: rp.Claude}
 
 // NewCmd builds the repair command.
 func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
