@@ -26,7 +26,7 @@ type Options struct {
 type Forker func(path string, opts fk.Options) (*fk.Result, error)
 
 // Forkers holds the forker of each format.
-var Forkers = map[session.Format]Forker{session.FormatPi: fk.Pi}
+var Forkers = map[session.Format]Forker{session.FormatPi: fk.Pi, session.FormatClaude: fk.Claude}
 
 // NewCmd builds the fork command.
 func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
@@ -88,6 +88,8 @@ func Run(opts *Options) error {
 	}
 	if res.DryRun {
 		fmt.Fprintf(opts.IO.ErrOut, "would write %d entries to a new session (dry run, nothing written)\n", res.Entries)
+	} else if !opts.IO.Quiet() && ref.Format == session.FormatClaude {
+		fmt.Fprintf(opts.IO.ErrOut, "wrote %d records (%d re-chained to the previous one) to a new session %s\n", res.Entries, res.Relinked, res.SessionID)
 	} else if !opts.IO.Quiet() {
 		fmt.Fprintf(opts.IO.ErrOut, "wrote %d entries (%d re-chained past dropped labels, %d labels re-added) to a new session %s\n",
 			res.Entries, res.Relinked, res.LabelsKept, res.SessionID)
