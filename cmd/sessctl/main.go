@@ -3,8 +3,18 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 
 	"github.com/sessctl/sessctl/internal/app"
 )
 
-func main() { os.Exit(app.Main()) }
+func main() {
+	// The index of a large session is most of the heap and lives until the
+	// end: collect garbage at half the default headroom, which keeps peak
+	// memory near the index size for about a tenth more CPU (docs/benchmarks.md).
+	// GOGC in the environment still wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
+	}
+	os.Exit(app.Main())
+}

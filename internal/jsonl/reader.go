@@ -63,10 +63,17 @@ type Record struct {
 	// Top and Sub are the captured members in capture mode (see
 	// Reader.SetCapture): raw values, nil when absent.
 	Top, Sub [][]byte
+	// Size is the number of bytes the line occupies, newline included (set
+	// by the Reader, so that a copy of the record without its Raw bytes still
+	// knows it; 0 means len(Raw) plus the newline).
+	Size int64
 }
 
 // Len is the number of bytes the line occupies in the file, newline included.
 func (r *Record) Len() int64 {
+	if r.Size > 0 {
+		return r.Size
+	}
 	n := int64(len(r.Raw))
 	if r.Newline {
 		n++
@@ -169,6 +176,7 @@ func (r *Reader) Next() bool {
 	r.line++
 	rec := &r.rec
 	*rec = Record{Line: r.line, Offset: r.offset, Raw: raw, Newline: nl}
+	rec.Size = rec.Len()
 	r.offset += rec.Len()
 	if rec.Line == 1 && bytes.HasPrefix(raw, BOM) {
 		rec.BOM = true

@@ -13,7 +13,7 @@ const MaxDepth = 300
 
 // Capture names the members a Scanner picks out of an object while it
 // validates it: top-level members, and the members of one top-level object
-// member (e.g. "message").
+// member (e.g. "message"). Sub must also be listed in Top.
 type Capture struct {
 	Top     []string
 	Sub     string

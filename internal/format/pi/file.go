@@ -211,12 +211,7 @@ func Read(r io.Reader, path string, opts Options) (*File, error) {
 		return readStream(r, path, opts, d)
 	}
 	rd := newReader(path, opts, d)
-	lr := jsonl.NewReader(r)
-	lr.SetCapture(captured)
-	for lr.Next() {
-		rd.take(lr.Record())
-	}
-	if err := lr.Err(); err != nil {
+	if err := rd.readPipelined(r); err != nil {
 		return nil, err
 	}
 	f := rd.finish()

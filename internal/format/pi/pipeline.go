@@ -1,0 +1,102 @@
+package pi
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/sessctl/sessctl/internal/jsonl"
+)
+
+// batchSize is the number of records handed from the reading goroutine to
+// the indexing one at a time.
+const batchSize = 1024
+
+// batch is a run of records whose Raw (when kept) and captured members
+// point into its own arena, so the reader's buffers can move on.
+type batch struct {
+	recs  []jsonl.Record
+	slots [][]byte // backing store for the records' Top and Sub slices
+	arena []byte
+}
+
+func (b *batch) keep(p []byte) []byte {
+	if p == nil {
+		return nil
+	}
+	start := len(b.arena)
+	b.arena = append(b.arena, p...)
+	return b.arena[start:len(b.arena):len(b.arena)]
+}
+
+// readPipelined indexes with two goroutines: one reads, splits, validates
+// and captures each line (the jsonl reader in capture mode), the caller's
+// goroutine builds the index from the records. On a 2-core machine the two
+// halves of the work overlap. A record keeps its raw bytes only when the
+// indexer may look at them: lines up to and including the header, every
+// line that is not a plain "message" object, and the last line.
+func (rd *reader) readPipelined(r io.Reader) error {
+	full := make(chan *batch, 4)
+	free := make(chan *batch, 6)
+	nTop, nSub := len(captured.Top), len(captured.SubKeys)
+	get := func() *batch {
+		select {
+		case b := <-free:
+			b.recs, b.slots, b.arena = b.recs[:0], b.slots[:0], b.arena[:0]
+			return b
+		default:
+			return &batch{recs: make([]jsonl.Record, 0, batchSize), slots: make([][]byte, 0, batchSize*(nTop+nSub))}
+		}
+	}
+	var readErr error
+	go func() {
+		defer close(full)
+		lr := jsonl.NewReader(r)
+		lr.SetCapture(captured)
+		headerSeen := false
+		b := get()
+		for lr.Next() {
+			rec := lr.Record()
+			c := *rec
+			isMsg := rec.Kind == jsonl.Object && bytes.Equal(rec.Top[capType], []byte(`"message"`))
+			if headerSeen && isMsg && rec.Newline {
+				c.Raw = nil
+			} else {
+				c.Raw = b.keep(rec.Raw)
+			}
+			if !headerSeen && (rec.Kind == jsonl.Object || rec.Kind == jsonl.NonObject) &&
+				!(rec.Line == 1 && rec.Kind == jsonl.Object && bytes.Equal(rec.Top[capType], []byte(`"title"`))) {
+				headerSeen = true
+			}
+			if rec.Top != nil {
+				at := len(b.slots)
+				for _, v := range rec.Top {
+					b.slots = append(b.slots, b.keep(v))
+				}
+				for _, v := range rec.Sub {
+					b.slots = append(b.slots, b.keep(v))
+				}
+				c.Top = b.slots[at : at+nTop : at+nTop]
+				c.Sub = b.slots[at+nTop : at+nTop+nSub : at+nTop+nSub]
+			}
+			b.recs = append(b.recs, c)
+			if len(b.recs) == batchSize {
+				full <- b
+				b = get()
+			}
+		}
+		readErr = lr.Err()
+		if len(b.recs) > 0 {
+			full <- b
+		}
+	}()
+	for b := range full {
+		for i := range b.recs {
+			rd.take(&b.recs[i])
+		}
+		select {
+		case free <- b:
+		default:
+		}
+	}
+	return readErr
+}
