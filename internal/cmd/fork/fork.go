@@ -46,6 +46,13 @@ the next kept entry, and the labels that target kept entries are re-added at
 the end. Opening the fork gives exactly the context of the source at the
 entry. --full copies the whole tree instead (pi's forkFrom).
 
+Claude Code: the records Claude Code loads for the entry (a uuid or unique
+prefix; default the leaf it resumes), chained one after another, each with
+a new sessionId and forkedFrom {sessionId, messageUuid} (as /branch does),
+into <new uuid>.jsonl in the same project folder (or -o PATH), mode 0600.
+The fork is read back before it is published and must load the same
+records as the source at the entry.
+
 Exit status: 0 written; 1 error (nothing is written when the target exists);
 2 usage error.`,
 		Args: cmdutil.ExactArgs(1),

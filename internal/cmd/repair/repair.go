@@ -55,6 +55,15 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
   - --close-tool-calls appends error results for unanswered tool calls at
     the leaf.
 
+Claude Code transcripts: a uuid written again for the same record (same
+type, parentUuid and isSidechain) is Claude Code's update and is left
+alone; different records sharing a uuid are renamed as above; records whose
+parent is a legacy progress line get its nearest non-progress ancestor;
+self-parents, dangling parents and cycles are re-linked to the nearest
+record of the same isSidechain at most 5 s earlier (as Claude Code's loader
+does), else the previous one in file order; --close-tool-calls appends one
+user line of error tool_results at the leaf Claude Code resumes.
+
 WARNING: repair rewrites files. It is safe by design: every line that was
 valid JSON stays byte for byte (or changes only in the id fields a fix
 names) or moves to the sidecar; the new content is written to a temp file,
