@@ -121,3 +121,41 @@ func TestClaudeForkDefaultNameAndDryRun(t *testing.T) {
 	_, err = Claude(src, Options{Full: true})
 	require.Error(t, err)
 }
+
+func TestClaudeForkCorpus(t *testing.T) {
+	files, _ := filepath.Glob("../../../shared/corpus/claude-code/*/*.jsonl")
+	if len(files) == 0 {
+		t.Skip("shared corpus not present")
+	}
+	forks := 0
+	for _, fx := range files {
+		src, err := claude.Open(fx)
+		require.NoError(t, err)
+		tr, err := src.Tree(claude.LeafLastPrompt)
+		require.NoError(t, err)
+		ats := []string{""}
+		step := 1
+		if testing.Short() {
+			step = 13
+		}
+		for i := 0; i < len(tr.Nodes); i += step {
+			ats = append(ats, tr.Nodes[i].ID)
+		}
+		for _, at := range ats {
+			out := filepath.Join(t.TempDir(), "fork.jsonl")
+			res, err := Claude(fx, Options{At: at, Output: out})
+			require.NoError(t, err, "%s at %q", fx, at)
+			g, err := claude.Open(out)
+			require.NoError(t, err)
+			leaf, _ := g.Leaf(claude.LeafLastPrompt)
+			if leaf == "" {
+				leaf = res.At
+			}
+			require.Equal(t, messages(t, src, at), messages(t, g, leaf), "%s at %q", fx, at)
+			g.Close()
+			forks++
+		}
+		src.Close()
+	}
+	t.Logf("%d forks of public samples compared", forks)
+}

@@ -401,3 +401,22 @@ func TestClaudeCloseToolCalls(t *testing.T) {
 	ents, _ := os.ReadDir(dir)
 	require.Len(t, ents, 1, "no plan temp file left")
 }
+
+// corpusClaude lists the public Claude Code samples of the shared corpus
+// (../shared/corpus from the repository root); the test is skipped without them.
+func corpusClaude(t *testing.T) []string {
+	files, _ := filepath.Glob("../../../shared/corpus/claude-code/*/*.jsonl")
+	if len(files) == 0 {
+		t.Skip("shared corpus not present")
+	}
+	return files
+}
+
+func TestClaudeRepairCorpus(t *testing.T) {
+	for k, fx := range corpusClaude(t) {
+		b, err := os.ReadFile(fx)
+		require.NoError(t, err)
+		claudeRepairAndVerify(t, fx, b)
+		claudeCorrupt(t, fx, b, rand.New(rand.NewSource(int64(100+k))), 14)
+	}
+}
