@@ -274,3 +274,23 @@ func TestListInfoAgreesWithIndex(t *testing.T) {
 		}
 	}
 }
+
+// FuzzScanListInfo feeds arbitrary bytes to the listing scan: it must not
+// fail or panic, and its counts must stay consistent.
+func FuzzScanListInfo(f *testing.F) {
+	f.Add([]byte(`{"type":"session","id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/p"}` + "\n" +
+		`{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":"hi","timestamp":1}}` + "\n"))
+	f.Add([]byte(`{"type":"title","v":1,"title":"t","updatedAt":"x","pad":" "}` + "\n" + `{"type":"session","id":"s"}` + "\n" + `{"type":"session_info","id":"b","parentId":"zz","name":" n "}`))
+	f.Add([]byte("\xef\xbb\xbf{\"type\":\"session\",\"id\":1}\r\n42\nnull\n\x00\x00\n{\"type\":\"message\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"\\ud800\"}]}}\n{"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		li, err := ScanListInfo(bytes.NewReader(b), "x.jsonl")
+		require.NoError(t, err)
+		assert.LessOrEqual(t, li.Messages, li.Entries)
+		if !li.ValidHeader {
+			assert.Equal(t, 1, li.Problems[problem.MissingHeader])
+		}
+		for c, n := range li.Problems {
+			assert.Positive(t, n, c)
+		}
+	})
+}
