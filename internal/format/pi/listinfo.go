@@ -216,7 +216,7 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 		}
 		if !headerDone {
 			if kind == jsonl.Object {
-				f := &val.top
+				f := val.top
 				typ, _ := jsonl.String(f[kType])
 				if !parsedSeen && ls.line == 1 && typ == "title" {
 					slotTitle, _ = jsonl.String(f[kTitle])
@@ -252,7 +252,7 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 			li.Entries++
 			continue
 		}
-		f := &val.top
+		f := val.top
 		typ := word(f[kType])
 		if string(typ) == "session" {
 			li.recheck = true // oh-my-pi keeps it as an entry
@@ -272,7 +272,7 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 			if len(m) == 0 || m[0] != '{' {
 				continue
 			}
-			mf := &val.msg
+			mf := val.msg
 			role := word(mf[mRole])
 			if mf[mContent] == nil || (string(role) != "user" && string(role) != "assistant") {
 				continue
