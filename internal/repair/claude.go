@@ -130,6 +130,23 @@ func isClaudeEntry(v *fastjson.Value) bool {
 	return false
 }
 
+// internType returns the common entry types without allocating.
+func internType(b []byte) string {
+	switch string(b) {
+	case claude.TypeUser:
+		return claude.TypeUser
+	case claude.TypeAssistant:
+		return claude.TypeAssistant
+	case claude.TypeSystem:
+		return claude.TypeSystem
+	case claude.TypeAttachment:
+		return claude.TypeAttachment
+	case claude.TypeProgress:
+		return claude.TypeProgress
+	}
+	return string(b)
+}
+
 func isGraphType(t string) bool {
 	switch t {
 	case claude.TypeUser, claude.TypeAssistant, claude.TypeAttachment, claude.TypeSystem, claude.TypeProgress:
@@ -143,7 +160,7 @@ var claudeRefKeys = []string{"logicalParentUuid", "sourceToolAssistantUUID", "le
 
 // claudeFields extracts what repair needs from a Claude Code line.
 func claudeFields(v *fastjson.Value) *vline {
-	l := &vline{obj: true, refs: map[string]string{}, ts: noTS}
+	l := &vline{obj: true, ts: noTS}
 	str := func(key string) (string, bool) {
 		x := jsonl.Get(v, key)
 		if x == nil || x.Type() != fastjson.TypeString {
@@ -151,7 +168,9 @@ func claudeFields(v *fastjson.Value) *vline {
 		}
 		return string(x.GetStringBytes()), true
 	}
-	l.typ, _ = str("type")
+	if x := jsonl.Get(v, "type"); x != nil && x.Type() == fastjson.TypeString {
+		l.typ = internType(x.GetStringBytes())
+	}
 	if u, ok := str("uuid"); ok && u != "" {
 		l.id, l.hasID = u, true
 	}
@@ -166,6 +185,9 @@ func claudeFields(v *fastjson.Value) *vline {
 	}
 	for _, k := range claudeRefKeys {
 		if s, ok := str(k); ok && s != "" {
+			if l.refs == nil {
+				l.refs = map[string]string{}
+			}
 			l.refs[k] = s
 		}
 	}
@@ -676,6 +698,6 @@ func (c *claudePlan) closeToolCalls(ra io.ReaderAt) error {
 	if err != nil {
 		return err
 	}
-	p.lines = append(p.lines, &vline{bytes: b, obj: true, typ: claude.TypeUser, id: line.UUID, hasID: true, parent: leaf, refs: map[string]string{}, ts: now.UnixMilli()})
+	p.lines = append(p.lines, &vline{bytes: b, obj: true, typ: claude.TypeUser, id: line.UUID, hasID: true, parent: leaf, ts: now.UnixMilli()})
 	return nil
 }

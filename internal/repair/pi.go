@@ -147,7 +147,6 @@ type planner struct {
 	src     *pi.File
 	lines   []*vline // the repaired file, in order
 	rejects []rejectRec
-	byOrig  map[int][]*vline
 	ids     map[string]bool
 	// format hooks (nil: pi)
 	fieldsFn func(*fastjson.Value) *vline
@@ -178,14 +177,8 @@ var gluedType = regexp.MustCompile(`\{"type":"`)
 func (p *planner) scan(r io.Reader) error {
 	rd := jsonl.NewReader(r)
 	var fp fastjson.Parser
-	p.byOrig = map[int][]*vline{}
 	p.ids = map[string]bool{}
-	add := func(v *vline) {
-		p.lines = append(p.lines, v)
-		if v.orig > 0 {
-			p.byOrig[v.orig] = append(p.byOrig[v.orig], v)
-		}
-	}
+	add := func(v *vline) { p.lines = append(p.lines, v) }
 	// A run of consecutive unparsable lines may be one object pretty-printed
 	// over several lines: joined without their newlines, it parses.
 	var run []rejectRec
