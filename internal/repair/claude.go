@@ -630,6 +630,11 @@ func (c *claudePlan) closeToolCalls(ra io.ReaderAt) error {
 	if err != nil || leaf == "" {
 		return err
 	}
+	if f.LeafModes().Source == "explicit" {
+		// a last-prompt line pins the leaf: a line chained below it would
+		// not be resumed (and a second run would add another)
+		return nil
+	}
 	path, err := f.Walk(leaf, false)
 	if err != nil {
 		return err

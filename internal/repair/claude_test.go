@@ -426,3 +426,15 @@ func TestClaudeRepairCorpus(t *testing.T) {
 		claudeCorrupt(t, fx, b, rand.New(rand.NewSource(int64(100+k))), 14)
 	}
 }
+
+func TestClaudeCloseToolCallsExplicitLeafLeftAlone(t *testing.T) {
+	use := `[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{}}]`
+	in := strings.Join([]string{
+		uuidLine("user", "u1", "", "2025-10-01T09:00:00.000Z", false, `"a"`),
+		uuidLine("assistant", "a1", "u1", "2025-10-01T09:00:01.000Z", false, use),
+		`{"type":"last-prompt","lastPrompt":"a","leafUuid":"a1","explicit":true,"sessionId":"s1"}`,
+	}, "\n") + "\n"
+	res, out := repairString(t, in, Options{CloseToolCalls: true})
+	require.False(t, res.Changed, "%+v", res.Fixes)
+	require.Equal(t, in, out)
+}
