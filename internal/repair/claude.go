@@ -257,13 +257,18 @@ func sameRecord(a, b *vline) bool {
 func (c *claudePlan) duplicates() {
 	p := c.p
 	occ := map[string][]*vline{}
+	var order []string // ids in order of first occurrence (deterministic fresh ids)
 	for _, v := range c.graphLines() {
+		if _, ok := occ[v.id]; !ok {
+			order = append(order, v.id)
+		}
 		occ[v.id] = append(occ[v.id], v)
 	}
 	// name[v] is the uuid the occurrence v gets; only damaged ids appear.
 	name := map[*vline]string{}
 	damaged := map[string]bool{}
-	for id, vs := range occ {
+	for _, id := range order {
+		vs := occ[id]
 		if len(vs) < 2 {
 			continue
 		}
