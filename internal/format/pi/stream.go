@@ -1,25 +1,37 @@
 package pi
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 )
 
 // lineReader reads entry lines back by offset into one reusable buffer.
+// Path entries are mostly in file order, so it reads forward through a
+// buffer, skipping the lines in between, and seeks only to go back or to
+// jump far ahead: a path of a million entries costs a few thousand reads,
+// not a million.
 type lineReader struct {
 	f   *File
 	fh  *os.File
+	br  *bufio.Reader
+	pos int64 // file offset of br's next byte
 	buf []byte
 }
+
+// maxSkip is the largest gap read through instead of seeking over.
+const maxSkip = 1 << 20
 
 func (f *File) openLines() (*lineReader, error) {
 	fh, err := os.Open(f.Path)
 	if err != nil {
 		return nil, err
 	}
-	return &lineReader{f: f, fh: fh}, nil
+	return &lineReader{f: f, fh: fh, br: bufio.NewReaderSize(fh, 1<<20)}, nil
 }
 
 func (r *lineReader) close() { r.fh.Close() }
@@ -27,13 +39,28 @@ func (r *lineReader) close() { r.fh.Close() }
 // entry returns the path entry of entry i; its line is valid until the next call.
 func (r *lineReader) entry(i int) (pathEntry, error) {
 	e := r.f.Entries[i]
+	if e.Offset < r.pos || e.Offset-r.pos > maxSkip {
+		if _, err := r.fh.Seek(e.Offset, io.SeekStart); err != nil {
+			return pathEntry{}, err
+		}
+		r.br.Reset(r.fh)
+		r.pos = e.Offset
+	} else if gap := e.Offset - r.pos; gap > 0 {
+		if _, err := r.br.Discard(int(gap)); err != nil {
+			return pathEntry{}, err
+		}
+		r.pos = e.Offset
+	}
 	if int64(cap(r.buf)) < e.Len {
 		r.buf = make([]byte, e.Len)
 	}
 	b := r.buf[:e.Len]
-	if _, err := r.fh.ReadAt(b, e.Offset); err != nil && int64(len(b)) != e.Len {
+	n, err := io.ReadFull(r.br, b)
+	r.pos += int64(n)
+	if err != nil && !(errors.Is(err, io.ErrUnexpectedEOF) && int64(n) == e.Len-1) {
 		return pathEntry{}, err
 	}
+	b = b[:n]
 	if len(b) > 0 && b[len(b)-1] == '\n' {
 		b = b[:len(b)-1]
 	}
