@@ -3,6 +3,7 @@ package check
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/sessctl/sessctl/internal/format/openclaw"
@@ -120,6 +121,9 @@ func openClawFiles(path string) []string {
 	if err != nil {
 		return nil
 	}
+	// Report the transcripts under the folder as the user named it: a
+	// relative argument gives relative paths.
+	abs, _ := filepath.Abs(path)
 	var out []string
 	for _, a := range st.Agents {
 		ts, err := a.Transcripts()
@@ -128,7 +132,11 @@ func openClawFiles(path string) []string {
 		}
 		for _, t := range ts {
 			if t.Status == openclaw.StatusActive || t.Status == openclaw.StatusOrphan {
-				out = append(out, t.Path)
+				p := t.Path
+				if r, err := filepath.Rel(abs, p); err == nil && !strings.HasPrefix(r, "..") && !filepath.IsAbs(path) {
+					p = filepath.Join(path, r)
+				}
+				out = append(out, p)
 			}
 		}
 	}
