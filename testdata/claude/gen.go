@@ -142,8 +142,8 @@ func par(n int) any {
 	return id(n)
 }
 
-func text(s string) obj          { return obj{"type": "text", "text": s} }
-func thinking(s string) obj      { return obj{"type": "thinking", "thinking": s, "signature": "sig"} }
+func text(s string) obj     { return obj{"type": "text", "text": s} }
+func thinking(s string) obj { return obj{"type": "thinking", "thinking": s, "signature": "sig"} }
 func toolUse(tid, name string, in obj) obj {
 	return obj{"type": "tool_use", "id": tid, "name": name, "input": in}
 }
