@@ -25,6 +25,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sessctl/sessctl/internal/jsonl"
 )
 
 var (
@@ -52,64 +53,13 @@ type Object struct {
 
 func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-func skipWS(b []byte, i int) int {
-	for i < len(b) && isWS(b[i]) {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the string starting at b[i] == '"'.
-// The input is known to be valid JSON.
-func skipString(b []byte, i int) int {
-	i++
-	for i < len(b) {
-		switch b[i] {
-		case '\\':
-			i += 2
-		case '"':
-			return i + 1
-		default:
-			i++
-		}
-	}
-	return i
-}
-
-// skipValue returns the index after the value starting at b[i] (valid JSON).
-func skipValue(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for i < len(b) {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return i
-	default:
-		for i < len(b) {
-			c := b[i]
-			if isWS(c) || c == ',' || c == '}' || c == ']' || c == ':' {
-				return i
-			}
-			i++
-		}
-		return i
-	}
-}
+// The raw-span primitives are jsonl's: one implementation for reading and
+// editing lines.
+var (
+	skipWS     = jsonl.SkipSpace
+	skipString = jsonl.SkipString
+	skipValue  = jsonl.SkipValue
+)
 
 func decodeKey(raw []byte) string {
 	inner := raw[1 : len(raw)-1]

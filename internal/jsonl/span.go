@@ -241,3 +241,15 @@ func Elements(b []byte, fn func(val []byte) bool) {
 		}
 	}
 }
+
+// SkipSpace returns the index of the first byte at or after i that is not
+// JSON whitespace.
+func SkipSpace(b []byte, i int) int { return skipWS(b, i) }
+
+// SkipString returns the index just past the JSON string starting at
+// b[i] == '"' (b is expected to be valid JSON).
+func SkipString(b []byte, i int) int { return skipString(b, i) }
+
+// SkipValue returns the index just past the JSON value starting at b[i]
+// (b is expected to be valid JSON).
+func SkipValue(b []byte, i int) int { return skipValue(b, i) }
