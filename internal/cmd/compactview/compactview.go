@@ -5,7 +5,7 @@ package compactview
 import (
 	"fmt"
 
-	"github.com/sessctl/sessctl/internal/cmd/piopen"
+	"github.com/sessctl/sessctl/internal/cmd/sessopen"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/iostreams"
 	"github.com/sessctl/sessctl/internal/model"
@@ -90,7 +90,7 @@ func Run(opts *Options) error {
 }
 
 func viewPi(ref session.Ref, opts *Options) (*model.CompactView, error) {
-	f, leaf, err := piopen.Open(opts.IO, ref.Path, "", opts.Leaf)
+	f, leaf, err := sessopen.Pi(opts.IO, ref.Path, "", opts.Leaf)
 	if err != nil {
 		return nil, err
 	}

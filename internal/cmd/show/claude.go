@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sessctl/sessctl/internal/cmd/sessopen"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/format/claude"
 	"github.com/sessctl/sessctl/internal/render"
@@ -18,27 +19,13 @@ import (
 // runClaude shows a Claude Code transcript: the conversation the loader
 // would resume from the chosen leaf.
 func runClaude(opts *Options, ref session.Ref) error {
-	mode, err := claude.ParseLeafMode(opts.LeafMode)
-	if err != nil {
-		return cmdutil.FlagErrorf("--leaf-mode: %v", err)
-	}
-	f, err := claude.Open(ref.Path)
+	f, mode, choice, err := sessopen.Claude(opts.IO, ref.Path, opts.LeafMode)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	st := render.NewStyles(opts.IO)
 	quiet := opts.IO.Quiet()
-	choice := f.LeafModes()
-	if !quiet {
-		var ps []claude.Problem
-		for _, p := range f.Problems() {
-			if p.Code != claude.ProbLeafDisagree {
-				ps = append(ps, p)
-			}
-		}
-		render.Diagnostics(opts.IO.ErrOut, ref.Path, claude.ToProblems(ps), st, 20)
-	}
 	leaf := opts.Leaf
 	if leaf == "" {
 		if leaf, err = f.Leaf(mode); err != nil {

@@ -1,12 +1,12 @@
 package show
 
 import (
-	"github.com/sessctl/sessctl/internal/cmd/piopen"
+	"github.com/sessctl/sessctl/internal/cmd/sessopen"
 	"github.com/sessctl/sessctl/internal/session"
 )
 
 // runOpenClawDB reads a session of an OpenClaw agent database
 // ("<openclaw-agent.sqlite>#<session id>") through a temporary pi export.
 func runOpenClawDB(opts *Options) (handled bool, err error) {
-	return piopen.OpenClawDB(opts.IO, opts.Session, opts.JSON, func(ref session.Ref) error { return runPi(opts, ref) })
+	return sessopen.OpenClawDB(opts.IO, opts.Session, opts.JSON, func(ref session.Ref) error { return runPi(opts, ref) })
 }

@@ -10,7 +10,7 @@ import (
 	"io"
 
 	"github.com/sessctl/sessctl/internal/cmd/blob/images"
-	"github.com/sessctl/sessctl/internal/cmd/piopen"
+	"github.com/sessctl/sessctl/internal/cmd/sessopen"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/iostreams"
@@ -142,7 +142,7 @@ func Run(opts *Options) error {
 }
 
 func runPi(opts *Options, ref session.Ref) error {
-	f, leaf, err := piopen.Open(opts.IO, ref.Path, opts.Dialect, opts.Leaf)
+	f, leaf, err := sessopen.Pi(opts.IO, ref.Path, opts.Dialect, opts.Leaf)
 	if err != nil {
 		return err
 	}

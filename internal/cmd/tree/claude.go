@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sessctl/sessctl/internal/cmd/sessopen"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/format/claude"
 	"github.com/sessctl/sessctl/internal/model"
@@ -15,30 +16,16 @@ import (
 // runClaude draws a Claude Code transcript's record DAG, with its subagent
 // transcripts under the tool calls that spawned them.
 func runClaude(opts *Options, ref session.Ref) error {
-	mode, err := claude.ParseLeafMode(opts.LeafMode)
-	if err != nil {
-		return cmdutil.FlagErrorf("--leaf-mode: %v", err)
-	}
-	f, err := claude.Open(ref.Path)
+	f, mode, choice, err := sessopen.Claude(opts.IO, ref.Path, opts.LeafMode)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	st := render.NewStyles(opts.IO)
 	quiet := opts.IO.Quiet()
-	choice := f.LeafModes()
-	if !quiet {
-		var ps []claude.Problem
-		for _, p := range f.Problems() {
-			if p.Code != claude.ProbLeafDisagree {
-				ps = append(ps, p)
-			}
-		}
-		render.Diagnostics(opts.IO.ErrOut, ref.Path, claude.ToProblems(ps), st, 20)
-		if choice.Disagree {
-			fmt.Fprintf(opts.IO.ErrOut, "%s: warning: %s (marking %s; --leaf-mode picks another)\n",
-				render.EscapeLine(ref.Path), render.EscapeLine(choice.Summary()), mode)
-		}
+	if !quiet && choice.Disagree {
+		fmt.Fprintf(opts.IO.ErrOut, "%s: warning: %s (marking %s; --leaf-mode picks another)\n",
+			render.EscapeLine(ref.Path), render.EscapeLine(choice.Summary()), mode)
 	}
 	files, err := claude.FindSubagents(ref.Path)
 	if err != nil && !quiet {

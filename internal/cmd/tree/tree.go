@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/sessctl/sessctl/internal/cmd/piopen"
+	"github.com/sessctl/sessctl/internal/cmd/sessopen"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/iostreams"
@@ -103,7 +103,7 @@ func Run(opts *Options) error {
 }
 
 func runPi(opts *Options, ref session.Ref) error {
-	f, leaf, err := piopen.Open(opts.IO, ref.Path, opts.Dialect, opts.Leaf)
+	f, leaf, err := sessopen.Pi(opts.IO, ref.Path, opts.Dialect, opts.Leaf)
 	if err != nil {
 		return err
 	}

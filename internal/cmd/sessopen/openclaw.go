@@ -1,4 +1,4 @@
-package piopen
+package sessopen
 
 import (
 	"bytes"

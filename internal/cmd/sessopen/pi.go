@@ -1,7 +1,7 @@
-// Package piopen opens a pi-family session for a reading command: index it,
+// Package sessopen opens a session for a reading command: index it,
 // report what the reader saw on stderr, refuse a file without a valid header
 // with the reason, and resolve --leaf.
-package piopen
+package sessopen
 
 import (
 	"fmt"
@@ -13,11 +13,11 @@ import (
 	"github.com/sessctl/sessctl/internal/tree"
 )
 
-// Open indexes path in the given dialect ("auto" or "" detects), prints the
+// Pi indexes a pi-family file in the given dialect ("auto" or "" detects), prints the
 // problems on stderr (unless -q), and returns the file and the leaf named by
 // leafArg (tree.None when empty). An unknown or ambiguous leaf is a usage
 // error (exit 2); a file without a valid header is an error (exit 1).
-func Open(ios *iostreams.IOStreams, path, dialect, leafArg string) (*pi.File, int, error) {
+func Pi(ios *iostreams.IOStreams, path, dialect, leafArg string) (*pi.File, int, error) {
 	d, _ := pi.ParseDialect(dialect)
 	f, err := pi.Open(path, pi.Options{Dialect: d})
 	if err != nil {
