@@ -2,9 +2,8 @@ package show
 
 import (
 	"bufio"
-	"errors"
 
-	"github.com/sessctl/sessctl/internal/cmdutil"
+	"github.com/sessctl/sessctl/internal/cmd/sessopen"
 	"github.com/sessctl/sessctl/internal/format/opencode"
 	"github.com/sessctl/sessctl/internal/render"
 )
@@ -13,19 +12,9 @@ import (
 // "<data dir or db>#<id>" reference, or an `opencode export` file); handled
 // is false for anything else.
 func runOpenCode(opts *Options) (handled bool, err error) {
-	ref, ok := opencode.ParseRef(opts.Session, opts.Factory.Getenv)
-	if !ok {
-		return false, nil
-	}
-	if opts.Leaf != "" {
-		return true, cmdutil.UsageErrorf("--leaf: an OpenCode session is a list of messages; there is no leaf to choose")
-	}
-	t, err := opencode.LoadRef(ref)
-	if errors.Is(err, opencode.ErrAmbiguous) || errors.Is(err, opencode.ErrNoSession) {
-		return true, cmdutil.UsageErrorf("%v", err)
-	}
-	if err != nil {
-		return true, err
+	t, handled, err := sessopen.OpenCode(opts.Session, opts.Leaf, opts.Factory.Getenv)
+	if !handled || err != nil {
+		return handled, err
 	}
 	switch {
 	case opts.Raw:
