@@ -2,13 +2,11 @@ package repair
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -60,69 +58,6 @@ func claudeErrors(t *testing.T, path string) []string {
 		}
 	}
 	return out
-}
-
-// claudeRepairAndVerify repairs content and checks every promise repair makes.
-func claudeRepairAndVerify(t *testing.T, name string, content []byte) *Result {
-	t.Helper()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "s.jsonl")
-	require.NoError(t, os.WriteFile(path, content, 0o640))
-	res, err := Claude(path, Options{NoBackup: true})
-	require.NoError(t, err, "%s: repair failed", name)
-	out, err := os.ReadFile(path)
-	require.NoError(t, err)
-	var side [][]byte
-	if sb, err := os.ReadFile(SidecarPath(path)); err == nil {
-		for _, l := range splitLines(sb) {
-			var r rejectedLine
-			require.NoError(t, json.Unmarshal(l, &r))
-			raw := []byte(r.Text)
-			if r.Base64 != "" {
-				raw, _ = base64.StdEncoding.DecodeString(r.Base64)
-			}
-			side = append(side, raw)
-		}
-	}
-	outLines := splitLines(out)
-	// 1. Every input line that was valid JSON is accounted for: byte for
-	// byte, changed only in uuid fields, or in the sidecar.
-	for i, l := range splitLines(content) {
-		l = bytes.TrimPrefix(l, jsonl.BOM)
-		m, ok := decode(l)
-		if !ok {
-			continue
-		}
-		found := false
-		for _, o := range outLines {
-			if bytes.Equal(o, l) {
-				found = true
-				break
-			}
-		}
-		for _, o := range outLines {
-			if found {
-				break
-			}
-			if om, ok := decode(o); ok && reflect.DeepEqual(withoutClaudeIDs(om), withoutClaudeIDs(m)) {
-				found = true
-			}
-		}
-		for _, s := range side {
-			if found {
-				break
-			}
-			found = bytes.Contains(s, l)
-		}
-		require.True(t, found, "%s: valid input line %d is lost: %s", name, i+1, l)
-	}
-	// 2. check then finds no error.
-	require.Empty(t, claudeErrors(t, path), "%s: errors left after repair\n%s", name, out)
-	// 3. A second repair changes nothing.
-	again, err := Claude(path, Options{NoBackup: true})
-	require.NoError(t, err)
-	require.False(t, again.Changed, "%s: second repair made changes: %+v", name, again.Fixes)
-	return res
 }
 
 func TestClaudeRepairFixtures(t *testing.T) {
@@ -437,4 +372,11 @@ func TestClaudeCloseToolCallsExplicitLeafLeftAlone(t *testing.T) {
 	res, out := repairString(t, in, Options{CloseToolCalls: true})
 	require.False(t, res.Changed, "%+v", res.Fixes)
 	require.Equal(t, in, out)
+}
+
+var claudeKind = repairKind{repair: Claude, withoutIDs: withoutClaudeIDs, errors: claudeErrors}
+
+func claudeRepairAndVerify(t *testing.T, name string, content []byte) *Result {
+	t.Helper()
+	return verifyRepair(t, claudeKind, name, content)
 }

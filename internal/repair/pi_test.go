@@ -2,13 +2,11 @@ package repair
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 
 	"github.com/sessctl/sessctl/internal/format/pi"
@@ -57,74 +55,6 @@ func withoutIDs(m map[string]any) map[string]any {
 		delete(c, k)
 	}
 	return c
-}
-
-// repairAndVerify repairs content and checks every promise repair makes.
-func repairAndVerify(t *testing.T, name string, content []byte) {
-	t.Helper()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "s.jsonl")
-	require.NoError(t, os.WriteFile(path, content, 0o640))
-	res, err := Pi(path, Options{NoBackup: true})
-	require.NoError(t, err, "%s: repair failed", name)
-	out, err := os.ReadFile(path)
-	require.NoError(t, err)
-	var side [][]byte
-	if sb, err := os.ReadFile(SidecarPath(path)); err == nil {
-		for _, l := range splitLines(sb) {
-			var r rejectedLine
-			require.NoError(t, json.Unmarshal(l, &r))
-			raw := []byte(r.Text)
-			if r.Base64 != "" {
-				raw, _ = base64.StdEncoding.DecodeString(r.Base64)
-			}
-			side = append(side, raw)
-		}
-	}
-	outLines := splitLines(out)
-	// 1. Every input line that was valid JSON is accounted for.
-	for i, l := range splitLines(content) {
-		l = bytes.TrimPrefix(l, jsonl.BOM)
-		m, ok := decode(l)
-		if !ok {
-			continue
-		}
-		found := false
-		for _, o := range outLines {
-			if bytes.Equal(o, l) {
-				found = true
-				break
-			}
-		}
-		for _, o := range outLines {
-			if found {
-				break
-			}
-			if om, ok := decode(o); ok && reflect.DeepEqual(withoutIDs(om), withoutIDs(m)) {
-				found = true
-			}
-		}
-		for _, s := range side {
-			if found {
-				break
-			}
-			found = bytes.Contains(s, l)
-		}
-		require.True(t, found, "%s: valid input line %d is lost: %s", name, i+1, l)
-	}
-	// 2. check then finds no error.
-	f, err := pi.Open(path, pi.Options{})
-	require.NoError(t, err)
-	for _, p := range f.Check(pi.CheckOptions{}) {
-		if p.Severity == problem.Error {
-			require.Failf(t, "error left after repair", "%s: %s\n%s", name, p, out)
-		}
-	}
-	// 3. A second repair changes nothing.
-	again, err := Pi(path, Options{NoBackup: true})
-	require.NoError(t, err)
-	require.False(t, again.Changed, "%s: second repair made changes: %+v", name, again.Fixes)
-	_ = res
 }
 
 func TestRepairTruncatedLastLine(t *testing.T) {
@@ -273,4 +203,21 @@ func TestRepairKeepsModeAndBackup(t *testing.T) {
 	require.Equal(t, os.FileMode(0o640), st.Mode().Perm())
 	out, _ := os.ReadFile(p)
 	require.Equal(t, b, out, "only the torn tail was removed")
+}
+
+var piKind = repairKind{repair: Pi, withoutIDs: withoutIDs, errors: func(t *testing.T, path string) []string {
+	f, err := pi.Open(path, pi.Options{})
+	require.NoError(t, err)
+	var out []string
+	for _, p := range f.Check(pi.CheckOptions{}) {
+		if p.Severity == problem.Error {
+			out = append(out, p.String())
+		}
+	}
+	return out
+}}
+
+func repairAndVerify(t *testing.T, name string, content []byte) {
+	t.Helper()
+	verifyRepair(t, piKind, name, content)
 }
