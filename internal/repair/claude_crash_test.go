@@ -3,16 +3,9 @@ package repair
 import (
 	"bytes"
 	"fmt"
-	"math/rand"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-
-	"github.com/stretchr/testify/require"
 )
 
 // bigDamagedClaude makes a ~10 MB Claude Code transcript with damage all
@@ -49,45 +42,5 @@ func TestClaudeRepairSurvivesSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and kills it many times")
 	}
-	bin := buildSessctl(t)
-	old := bigDamagedClaude()
-	ref := filepath.Join(t.TempDir(), "s.jsonl")
-	require.NoError(t, os.WriteFile(ref, old, 0o600))
-	start := time.Now()
-	out, err := exec.Command(bin, "repair", "--no-backup", ref).CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	full := time.Since(start)
-	require.Contains(t, string(out), "relinked")
-	want, err := os.ReadFile(ref)
-	require.NoError(t, err)
-	require.NotEqual(t, old, want)
-
-	const kills = 25
-	rng := rand.New(rand.NewSource(11))
-	sawOld, sawNew := 0, 0
-	for i := 0; i < kills; i++ {
-		p := filepath.Join(t.TempDir(), "s.jsonl")
-		require.NoError(t, os.WriteFile(p, old, 0o600))
-		cmd := exec.Command(bin, "repair", p)
-		require.NoError(t, cmd.Start())
-		time.Sleep(time.Duration(rng.Int63n(int64(full * 6 / 5))))
-		_ = cmd.Process.Signal(syscall.SIGKILL)
-		_ = cmd.Wait()
-		got, err := os.ReadFile(p)
-		require.NoError(t, err)
-		switch {
-		case bytes.Equal(got, old):
-			sawOld++
-		case bytes.Equal(got, want):
-			sawNew++
-		default:
-			t.Fatalf("kill %d: the file is neither the old nor the new content (%d bytes)", i, len(got))
-		}
-		baks, _ := filepath.Glob(p + ".sessctl-*.bak")
-		for _, bk := range baks {
-			b, _ := os.ReadFile(bk)
-			require.Equal(t, old, b, "backup %s is not the old content", bk)
-		}
-	}
-	t.Logf("after %d kills: %d old, %d new (a full repair takes %s)", kills, sawOld, sawNew, full)
+	killRepairs(t, buildSessctl(t), bigDamagedClaude(), 11, "relinked")
 }

@@ -56,30 +56,35 @@ func TestRepairSurvivesSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and kills it many times")
 	}
-	bin := buildSessctl(t)
-	old := bigDamaged(t)
-	// The new content, from an undisturbed run.
-	refDir := t.TempDir()
-	ref := filepath.Join(refDir, "s.jsonl")
+	killRepairs(t, buildSessctl(t), bigDamaged(t), 7, "")
+}
+
+// killRepairs runs `sessctl repair` on old once undisturbed (the new
+// content), then kills it with SIGKILL 25 times at random moments from
+// start to a little after a full run: each time the file must be exactly
+// the old or the new content, and any backup the whole old file. wantOut,
+// when not empty, must appear in the undisturbed run's output.
+func killRepairs(t *testing.T, bin string, old []byte, seed int64, wantOut string) {
+	t.Helper()
+	ref := filepath.Join(t.TempDir(), "s.jsonl")
 	require.NoError(t, os.WriteFile(ref, old, 0o600))
 	start := time.Now()
 	out, err := exec.Command(bin, "repair", "--no-backup", ref).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	full := time.Since(start)
+	require.Contains(t, string(out), wantOut)
 	want, err := os.ReadFile(ref)
 	require.NoError(t, err)
 	require.NotEqual(t, old, want)
 
 	const kills = 25
-	rng := rand.New(rand.NewSource(7))
+	rng := rand.New(rand.NewSource(seed))
 	sawOld, sawNew := 0, 0
 	for i := 0; i < kills; i++ {
-		dir := t.TempDir()
-		p := filepath.Join(dir, "s.jsonl")
+		p := filepath.Join(t.TempDir(), "s.jsonl")
 		require.NoError(t, os.WriteFile(p, old, 0o600))
 		cmd := exec.Command(bin, "repair", p)
 		require.NoError(t, cmd.Start())
-		// Kill anywhere from process start to a little after a full run.
 		time.Sleep(time.Duration(rng.Int63n(int64(full * 6 / 5))))
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		_ = cmd.Wait()
@@ -93,7 +98,6 @@ func TestRepairSurvivesSIGKILL(t *testing.T) {
 		default:
 			t.Fatalf("kill %d: the file is neither the old nor the new content (%d bytes)", i, len(got))
 		}
-		// A backup, when there is one, is the complete old file.
 		baks, _ := filepath.Glob(p + ".sessctl-*.bak")
 		for _, bk := range baks {
 			b, _ := os.ReadFile(bk)
