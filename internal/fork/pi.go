@@ -4,6 +4,7 @@
 package fork
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -74,7 +75,6 @@ func Pi(src string, opts Options) (*Result, error) {
 	}
 	absSrc, _ := filepath.Abs(src)
 	res := &Result{Source: src, Path: out, SessionID: sid, DryRun: opts.DryRun}
-	var buf bytes.Buffer
 	header := struct {
 		Type          string `json:"type"`
 		Version       int    `json:"version"`
@@ -85,39 +85,37 @@ func Pi(src string, opts Options) (*Result, error) {
 		ParentSession string `json:"parentSession"`
 	}{"session", pi.CurrentVersion, sid, f.Header.Title, t.Format("2006-01-02T15:04:05.000Z"), f.Header.Cwd, absSrc}
 	hb, _ := json.Marshal(header)
-	buf.Write(hb)
-	buf.WriteByte('\n')
-	var lines [][]byte
+	mode := os.FileMode(0o600)
+	if st, err := os.Stat(src); err == nil {
+		mode = st.Mode().Perm() // the fork is as private as its source
+	}
+	// The new file is streamed into the writer: one source line in memory
+	// at a time, whatever the size of the session.
+	w, err := safewrite.Create(out, safewrite.Options{DryRun: opts.DryRun, Mode: mode})
+	if err != nil {
+		return nil, err
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	bw.Write(hb)
+	bw.WriteByte('\n')
 	if opts.Full {
 		all := make([]int, f.Index.Len())
 		for i := range all {
 			all[i] = i
 		}
-		if lines, err = f.ReadLines(all); err != nil {
-			return nil, err
-		}
-		for _, l := range lines {
-			buf.Write(l)
-			buf.WriteByte('\n')
-		}
-		res.Entries = len(lines)
-	} else {
-		if at != tree.None {
-			res.At = f.DisplayID(at)
-			if err := writeBranch(&buf, f, at, t, res); err != nil {
-				return nil, err
-			}
-		}
+		err = f.EachLine(all, func(_ int, l []byte) error {
+			bw.Write(l)
+			return bw.WriteByte('\n')
+		})
+		res.Entries = len(all)
+	} else if at != tree.None {
+		res.At = f.DisplayID(at)
+		err = writeBranch(bw, f, at, t, res)
 	}
-	mode := os.FileMode(0o600)
-	if st, err := os.Stat(src); err == nil {
-		mode = st.Mode().Perm() // the fork is as private as its source
+	if err == nil {
+		err = bw.Flush()
 	}
-	w, err := safewrite.Create(out, safewrite.Options{DryRun: opts.DryRun, Mode: mode})
 	if err != nil {
-		return nil, err
-	}
-	if _, err := w.Write(buf.Bytes()); err != nil {
 		w.Abort()
 		return nil, err
 	}
@@ -131,18 +129,13 @@ func Pi(src string, opts Options) (*Result, error) {
 // dropped label are re-chained to the label's nearest kept ancestor, and a
 // firstKeptEntryId naming a dropped label is moved to the next kept entry.
 // Labels that target kept entries are re-added at the end, chained.
-func writeBranch(buf *bytes.Buffer, f *pi.File, at int, t time.Time, res *Result) error {
+func writeBranch(buf *bufio.Writer, f *pi.File, at int, t time.Time, res *Result) error {
 	path, cycle := f.Index.Path(at)
 	if cycle {
 		return fmt.Errorf("the parent chain of %s loops; run sessctl repair first", f.DisplayID(at))
 	}
-	lines, err := f.ReadLines(path)
-	if err != nil {
-		return err
-	}
 	isLabel := func(k int) bool { return f.Entries[path[k]].Type() == "label" }
-	// keptParent[k]: the id of the nearest kept ancestor of path[k].
-	kept := map[string]bool{}
+	kept := make([]bool, f.Index.Len()) // entry copied into the fork
 	lastKept := ""
 	replaced := map[string]string{} // dropped label id → its replacement
 	nextKept := map[string]string{} // dropped label id → next kept entry on the path
@@ -158,18 +151,21 @@ func writeBranch(buf *bytes.Buffer, f *pi.File, at int, t time.Time, res *Result
 			nextKept[l] = id
 		}
 		pendingLabels = nil
-		kept[id] = true
+		kept[path[k]] = true
 		lastKept = id
 	}
 	last := ""
+	var copied []int // the path without its label entries
 	for k := range path {
-		if isLabel(k) {
-			continue
+		if !isLabel(k) {
+			copied = append(copied, path[k])
 		}
-		line := bytes.TrimSuffix(bytes.TrimPrefix(lines[k], jsonl.BOM), []byte("\r"))
-		id := f.DisplayID(path[k])
-		parent := f.Index.Nodes[path[k]].Parent
-		if np, ok := replaced[parent]; ok {
+	}
+	err := f.EachLine(copied, func(i int, line []byte) error {
+		line = bytes.TrimSuffix(bytes.TrimPrefix(line, jsonl.BOM), []byte("\r"))
+		id := f.DisplayID(i)
+		var err error
+		if np, ok := replaced[f.Index.Nodes[i].Parent]; ok {
 			raw := []byte("null")
 			if np != "" {
 				raw, _ = json.Marshal(np)
@@ -179,7 +175,7 @@ func writeBranch(buf *bytes.Buffer, f *pi.File, at int, t time.Time, res *Result
 			}
 			res.Relinked++
 		}
-		if f.Entries[path[k]].Type() == "compaction" {
+		if f.Entries[i].Type() == "compaction" {
 			if v, ok := jsonl.Field(line, "firstKeptEntryId"); ok {
 				if s, _ := jsonl.String(v); s != "" {
 					if nk, dropped := nextKept[s]; dropped {
@@ -195,17 +191,18 @@ func writeBranch(buf *bytes.Buffer, f *pi.File, at int, t time.Time, res *Result
 		buf.WriteByte('\n')
 		res.Entries++
 		last = id
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	// Re-add the effective labels of kept entries.
-	used := map[string]bool{}
-	for id := range kept {
-		used[id] = true
-	}
+	added := map[string]bool{}
 	for _, lt := range labelsInOrder(f) {
-		if !kept[lt.target] {
+		if !kept[lt.node] {
 			continue
 		}
-		nid := freshID(used)
+		nid := freshID(f, added)
 		e := struct {
 			Type      string `json:"type"`
 			ID        string `json:"id"`
@@ -223,7 +220,10 @@ func writeBranch(buf *bytes.Buffer, f *pi.File, at int, t time.Time, res *Result
 	return nil
 }
 
-type labelTarget struct{ target, label string }
+type labelTarget struct {
+	node          int
+	target, label string
+}
 
 // labelsInOrder returns the effective labels in the file order of their targets.
 func labelsInOrder(f *pi.File) []labelTarget {
@@ -231,17 +231,18 @@ func labelsInOrder(f *pi.File) []labelTarget {
 	for i := range f.Index.Nodes {
 		id := f.Index.Nodes[i].ID
 		if l, ok := f.Labels[id]; ok && !f.Index.Shadowed(i) {
-			out = append(out, labelTarget{f.DisplayID(i), l})
+			out = append(out, labelTarget{i, f.DisplayID(i), l})
 		}
 	}
 	return out
 }
 
-func freshID(used map[string]bool) string {
+// freshID returns an 8-hex id used by no entry of f and not yet added.
+func freshID(f *pi.File, added map[string]bool) string {
 	for {
 		id := strings.ReplaceAll(uuid.NewString(), "-", "")[:8]
-		if !used[id] {
-			used[id] = true
+		if _, taken := f.Index.Lookup(id); !taken && !added[id] {
+			added[id] = true
 			return id
 		}
 	}

@@ -205,17 +205,15 @@ func plural(n int, one, many string) string {
 
 func writeRaw(io *iostreams.IOStreams, f *pi.File, path []int) error {
 	w := bufio.NewWriterSize(io.Out, 1<<20)
-	for _, i := range path {
-		lines, err := f.ReadLines([]int{i})
-		if err != nil {
-			return err
-		}
-		l := lines[0]
+	err := f.EachLine(path, func(_ int, l []byte) error {
 		if io.IsStdoutTTY() {
 			l = []byte(render.Escape(string(l)))
 		}
 		w.Write(l)
-		w.WriteByte('\n')
+		return w.WriteByte('\n')
+	})
+	if err != nil {
+		return err
 	}
 	return w.Flush()
 }

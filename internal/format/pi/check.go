@@ -60,10 +60,6 @@ func (f *File) pathProblems() []problem.Problem {
 		return nil
 	}
 	path, _ := f.Index.Path(leaf)
-	lines, err := f.ReadLines(path)
-	if err != nil {
-		return []problem.Problem{{Code: "read-error", Severity: problem.Error, Message: err.Error()}}
-	}
 	var ps []problem.Problem
 	type call struct {
 		line int
@@ -73,13 +69,21 @@ func (f *File) pathProblems() []problem.Problem {
 	calls := map[string]call{}
 	var order []string
 	results := map[string]bool{}
-	onPath := map[string]int{} // id → position on path
+	// posOf[i] is entry i's position on the path plus one (0: not on it).
+	posOf := make([]int32, f.Index.Len())
 	for k, i := range path {
-		onPath[f.Index.Nodes[i].ID] = k
+		posOf[i] = int32(k + 1)
 	}
-	for k, i := range path {
+	// Only message and compaction lines are read, one at a time.
+	var need []int
+	for _, i := range path {
+		if t := f.Entries[i].Type(); t == "message" || t == "compaction" {
+			need = append(need, i)
+		}
+	}
+	err := f.EachLine(need, func(i int, line []byte) error {
 		e := f.Entries[i]
-		line := lines[k]
+		k := int(posOf[i]) - 1
 		switch e.Type() {
 		case "message":
 			m, _ := jsonl.Field(line, "message")
@@ -109,7 +113,10 @@ func (f *File) pathProblems() []problem.Problem {
 		case "compaction":
 			fk, ok := jsonl.Field(line, "firstKeptEntryId")
 			id, isStr := jsonl.String(fk)
-			pos, on := onPath[id]
+			pos, on := -1, false
+			if j, ok := f.Index.Lookup(id); ok && posOf[j] > 0 {
+				pos, on = int(posOf[j])-1, true
+			}
 			if !ok || !isStr || !on || pos >= k {
 				what := "is missing"
 				if ok {
@@ -119,6 +126,10 @@ func (f *File) pathProblems() []problem.Problem {
 					Message: fmt.Sprintf("compaction's firstKeptEntryId %s: the agent keeps nothing from before this compaction", what)})
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		ps = append(ps, problem.Problem{Code: "read-error", Severity: problem.Error, Message: err.Error()})
 	}
 	for _, id := range order {
 		if !results[id] {

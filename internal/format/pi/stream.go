@@ -38,16 +38,26 @@ func (r *lineReader) close() { r.fh.Close() }
 
 // entry returns the path entry of entry i; its line is valid until the next call.
 func (r *lineReader) entry(i int) (pathEntry, error) {
+	b, err := r.raw(i)
+	if err != nil {
+		return pathEntry{}, err
+	}
+	return newPathEntry(i, b, r.f.Entries[i].Type()), nil
+}
+
+// raw returns entry i's line as stored, without its newline; valid until
+// the next call.
+func (r *lineReader) raw(i int) ([]byte, error) {
 	e := r.f.Entries[i]
 	if e.Offset < r.pos || e.Offset-r.pos > maxSkip {
 		if _, err := r.fh.Seek(e.Offset, io.SeekStart); err != nil {
-			return pathEntry{}, err
+			return nil, err
 		}
 		r.br.Reset(r.fh)
 		r.pos = e.Offset
 	} else if gap := e.Offset - r.pos; gap > 0 {
 		if _, err := r.br.Discard(int(gap)); err != nil {
-			return pathEntry{}, err
+			return nil, err
 		}
 		r.pos = e.Offset
 	}
@@ -58,13 +68,13 @@ func (r *lineReader) entry(i int) (pathEntry, error) {
 	n, err := io.ReadFull(r.br, b)
 	r.pos += int64(n)
 	if err != nil && !(errors.Is(err, io.ErrUnexpectedEOF) && int64(n) == e.Len-1) {
-		return pathEntry{}, err
+		return nil, err
 	}
 	b = b[:n]
 	if len(b) > 0 && b[len(b)-1] == '\n' {
 		b = b[:len(b)-1]
 	}
-	return newPathEntry(i, b, e.Type()), nil
+	return b, nil
 }
 
 // streamPi is pi's buildSessionContext in two light passes: the settings
@@ -218,4 +228,26 @@ func clone(b []byte) []byte {
 		return nil
 	}
 	return append([]byte(nil), b...)
+}
+
+// EachLine calls fn with the line of each entry in idx as stored (without
+// its newline: a '\r' is kept), in that order, one line in memory at a time;
+// line is valid only during the call. Entries in file order are read forward
+// through one buffer.
+func (f *File) EachLine(idx []int, fn func(i int, line []byte) error) error {
+	lr, err := f.openLines()
+	if err != nil {
+		return err
+	}
+	defer lr.close()
+	for _, i := range idx {
+		line, err := lr.raw(i)
+		if err != nil {
+			return err
+		}
+		if err := fn(i, line); err != nil {
+			return err
+		}
+	}
+	return nil
 }

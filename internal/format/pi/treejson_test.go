@@ -31,3 +31,18 @@ func TestWriteTreeJSONMatchesModel(t *testing.T) {
 		require.Equal(t, b, a, p)
 	}
 }
+
+// EachLine hands out lines as stored: a CRLF file keeps its '\r'.
+func TestEachLineKeepsCR(t *testing.T) {
+	f, err := Open("../../../testdata/pi/parity/damaged/crlf.jsonl", Options{})
+	require.NoError(t, err)
+	var got [][]byte
+	require.NoError(t, f.EachLine([]int{0, 1}, func(_ int, l []byte) error {
+		got = append(got, append([]byte(nil), l...))
+		return nil
+	}))
+	require.Len(t, got, 2)
+	for _, l := range got {
+		require.True(t, bytes.HasSuffix(l, []byte("}\r")), "%q", l[len(l)-4:])
+	}
+}
