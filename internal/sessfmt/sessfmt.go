@@ -117,8 +117,8 @@ type Meta struct {
 	Created     *time.Time `json:"created"`
 	Modified    time.Time  `json:"modified"`
 	// Messages is the number of messages show prints for the active leaf.
-	Messages int `json:"messages"`
-	Entries  int `json:"entries"`
+	Messages int   `json:"messages"`
+	Entries  int   `json:"entries"`
 	Bytes    int64 `json:"bytes"`
 	// ParentSession names the session this one was forked from.
 	ParentSession string `json:"parentSession,omitempty"`
