@@ -1,0 +1,121 @@
+package sessfmt
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// TextKind says what a piece of a session's readable text is. Kinds are
+// bits, so a set of kinds is one TextKind.
+type TextKind uint8
+
+// The kinds of readable text.
+const (
+	// TextBody is what a person or the model wrote: message text, compaction
+	// and branch summaries, custom messages.
+	TextBody TextKind = 1 << iota
+	// TextThinking is the model's reasoning (thinking blocks).
+	TextThinking
+	// TextToolInput is a tool call's arguments (as JSON text) and name.
+	TextToolInput
+	// TextToolOutput is a tool result's text.
+	TextToolOutput
+	// TextTitle is a title or name stored in the session (a session name
+	// entry, a custom or AI title, a summary line, a store's title field).
+	TextTitle
+
+	// TextAll is every kind.
+	TextAll = TextBody | TextThinking | TextToolInput | TextToolOutput | TextTitle
+	// TextDefault is what search reads unless told: text and tool input and
+	// output.
+	TextDefault = TextBody | TextToolInput | TextToolOutput
+)
+
+var textKindNames = []struct {
+	k    TextKind
+	name string
+}{
+	{TextBody, "text"}, {TextThinking, "thinking"}, {TextToolInput, "tool-input"},
+	{TextToolOutput, "tool-output"}, {TextTitle, "title"},
+}
+
+// String is the kind's name (text, thinking, tool-input, tool-output,
+// title), or the names of a set joined by commas.
+func (k TextKind) String() string {
+	var names []string
+	for _, n := range textKindNames {
+		if k&n.k != 0 {
+			names = append(names, n.name)
+		}
+	}
+	return strings.Join(names, ",")
+}
+
+// ParseTextKinds reads names (each may hold several, comma-separated) into
+// a set; "all" is every kind.
+func ParseTextKinds(names []string) (TextKind, error) {
+	var k TextKind
+	for _, arg := range names {
+		for _, name := range strings.Split(arg, ",") {
+			name = strings.TrimSpace(name)
+			if name == "all" {
+				k |= TextAll
+				continue
+			}
+			found := false
+			for _, n := range textKindNames {
+				if n.name == name {
+					k |= n.k
+					found = true
+				}
+			}
+			if !found {
+				return 0, fmt.Errorf("unknown text kind %q: use text, thinking, tool-input, tool-output, title or all", name)
+			}
+		}
+	}
+	return k, nil
+}
+
+// Text is one piece of readable text of a session: JSON-decoded, exactly as
+// a person reads it.
+type Text struct {
+	Kind TextKind
+	// Text is the decoded text (for tool input: the tool name, a newline,
+	// then the arguments as compact JSON).
+	Text string
+	// EntryID is the entry's id or uuid (a message id for stores).
+	EntryID string
+	// Line is the 1-based line of the JSONL file the entry is on; 0 when the
+	// session is not a line file (a database, a storage tree).
+	Line int
+	// Role is the message role (user, assistant, toolResult, tool, system,
+	// custom, …) or the entry type when it has none.
+	Role string
+	// Time is the entry's time (zero when unknown).
+	Time time.Time
+	// Tool is the tool name of tool input and output.
+	Tool string
+	// OnPath says the entry is on the active path (root to active leaf).
+	OnPath bool
+}
+
+// TextOptions tune Texts.
+type TextOptions struct {
+	// Kinds are the kinds wanted (0: every kind).
+	Kinds TextKind
+	// Candidate, when set, is asked about each stored record before it is
+	// decoded: line is the record's 1-based line in a JSONL file (0 for a
+	// record of a database or storage tree) and raw its stored bytes (the
+	// line, or the record's JSON). A record it refuses is skipped undecoded;
+	// this is how search decodes only the lines its byte prefilter picked.
+	Candidate func(line int, raw []byte) bool
+}
+
+// Texter is the text capability (search, secrets): every entry's readable
+// text, in file order, on and off the active path. fn's *Text is valid only
+// during the call. An error from fn stops the walk and is returned.
+type Texter interface {
+	Texts(opts TextOptions, fn func(*Text) error) error
+}
