@@ -84,9 +84,7 @@ func checkOpenCode(path string, _ *Options) ([]problem.Problem, error) {
 	defer s.Close()
 	var out []problem.Problem
 	for _, p := range s.Check() {
-		sp := p.Shared()
-		sp.Message = rel(path, p.Location) + ": " + p.Message
-		out = append(out, sp)
+		out = append(out, p.Located(path))
 	}
 	return out, nil
 }
@@ -108,9 +106,7 @@ func checkOpenClaw(path string, _ *Options) ([]problem.Problem, error) {
 	}
 	var out []problem.Problem
 	for _, p := range st.Check(time.Now()) {
-		sp := p.Shared()
-		sp.Message = rel(path, p.Location) + ": " + p.Message
-		out = append(out, sp)
+		out = append(out, p.Located(path))
 	}
 	return out, nil
 }
@@ -141,21 +137,4 @@ func openClawFiles(path string) []string {
 		}
 	}
 	return out
-}
-
-func rel(base, p string) string {
-	if fi, err := os.Stat(base); err == nil && !fi.IsDir() {
-		base = filepath.Dir(base)
-	}
-	if abs, err := filepath.Abs(base); err == nil && filepath.IsAbs(p) {
-		base = abs
-	}
-	if r, err := filepath.Rel(base, p); err == nil && r != ".." && !filepath.IsAbs(r) && !startsDotDot(r) {
-		return r
-	}
-	return p
-}
-
-func startsDotDot(r string) bool {
-	return len(r) >= 3 && r[:3] == ".."+string(filepath.Separator)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/format/opencode"
+	"github.com/sessctl/sessctl/internal/problem"
 	"github.com/sessctl/sessctl/internal/render"
 )
 
@@ -34,7 +35,7 @@ func runOpenCode(opts *Options) (handled bool, err error) {
 			return true, err
 		}
 		defer s.Close()
-		var probs []opencode.Problem
+		var probs []problem.Problem
 		all, probs = s.Sessions()
 		if !opts.IO.Quiet() {
 			for _, p := range probs {

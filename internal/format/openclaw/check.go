@@ -13,28 +13,6 @@ import (
 	"github.com/sessctl/sessctl/internal/problem"
 )
 
-// Problem is one state-level finding: the shared problem shape plus where.
-type Problem struct {
-	Code     string           `json:"code"`
-	Severity problem.Severity `json:"severity"`
-	Agent    string           `json:"agent"`
-	Location string           `json:"location"`
-	// Key is the session key concerned, when there is one.
-	Key     string `json:"key,omitempty"`
-	Message string `json:"message"`
-	Hint    string `json:"hint,omitempty"`
-}
-
-// Shared converts p to the shared problem shape (the key goes to ID, the
-// hint to Fix, the location is prefixed to the message).
-func (p Problem) Shared() problem.Problem {
-	return problem.Problem{Code: p.Code, Severity: p.Severity, ID: p.Key, Message: p.Location + ": " + p.Message, Fix: p.Hint}
-}
-
-func (p Problem) String() string {
-	return fmt.Sprintf("%s %s %s: %s", p.Severity, p.Code, p.Location, p.Message)
-}
-
 // Problem codes.
 const (
 	CodeIndexCorrupt      = "index-corrupt"        // sessions.json does not parse
@@ -54,8 +32,8 @@ const (
 // Check reports the state-level problems of every agent: the index, the
 // mapping of entries to transcripts, archives and locks. now dates locks.
 // Transcript contents are the pi reader's business.
-func (s *State) Check(now time.Time) []Problem {
-	var out []Problem
+func (s *State) Check(now time.Time) []problem.Problem {
+	var out []problem.Problem
 	for _, a := range s.Agents {
 		out = append(out, a.Check(now)...)
 	}
@@ -63,27 +41,27 @@ func (s *State) Check(now time.Time) []Problem {
 }
 
 // Check reports one agent's problems, sorted by location.
-func (a *Agent) Check(now time.Time) []Problem {
-	var out []Problem
+func (a *Agent) Check(now time.Time) []problem.Problem {
+	var out []problem.Problem
 	storePath := filepath.Join(a.SessionsDir, "sessions.json")
 	if a.IndexErr != nil {
 		var ie *IndexError
 		switch {
 		case errors.As(a.IndexErr, &ie) && ie.Empty:
-			out = append(out, Problem{Code: CodeIndexEmpty, Severity: problem.Error, Agent: a.ID, Location: storePath,
+			out = append(out, problem.Problem{Code: CodeIndexEmpty, Severity: problem.Error, Scope: a.ID, Location: storePath,
 				Message: "session store is empty (0 bytes): OpenClaw loads it as {} and every session key is forgotten",
-				Hint:    "restore the newest sessions.json.bak.* beside it; sessctl never rewrites sessions.json"})
+				Fix:     "restore the newest sessions.json.bak.* beside it; sessctl never rewrites sessions.json"})
 		case errors.As(a.IndexErr, &ie):
-			out = append(out, Problem{Code: CodeIndexCorrupt, Severity: problem.Error, Agent: a.ID, Location: storePath,
+			out = append(out, problem.Problem{Code: CodeIndexCorrupt, Severity: problem.Error, Scope: a.ID, Location: storePath,
 				Message: fmt.Sprintf("session store does not parse (%v): OpenClaw loads it as {} and overwrites it on the next save", ie.Err),
-				Hint:    "stop the gateway, then restore the newest sessions.json.bak.* or fix the JSON by hand; sessctl never rewrites sessions.json"})
+				Fix:     "stop the gateway, then restore the newest sessions.json.bak.* or fix the JSON by hand; sessctl never rewrites sessions.json"})
 		default:
-			out = append(out, Problem{Code: CodeIndexUnreadable, Severity: problem.Error, Agent: a.ID, Location: storePath, Message: a.IndexErr.Error()})
+			out = append(out, problem.Problem{Code: CodeIndexUnreadable, Severity: problem.Error, Scope: a.ID, Location: storePath, Message: a.IndexErr.Error()})
 		}
 	}
 	ts, err := a.Transcripts()
 	if err != nil {
-		out = append(out, Problem{Code: CodeIndexUnreadable, Severity: problem.Error, Agent: a.ID, Location: a.SessionsDir, Message: err.Error()})
+		out = append(out, problem.Problem{Code: CodeIndexUnreadable, Severity: problem.Error, Scope: a.ID, Location: a.SessionsDir, Message: err.Error()})
 	}
 	named := map[string]bool{} // entry key → satisfied
 	primaries := 0
@@ -97,14 +75,14 @@ func (a *Agent) Check(now time.Time) []Problem {
 			if a.IndexErr != nil {
 				continue // the store is unreadable: reported once above
 			}
-			out = append(out, Problem{Code: CodeUnindexed, Severity: problem.Warning, Agent: a.ID, Location: t.Path,
+			out = append(out, problem.Problem{Code: CodeUnindexed, Severity: problem.Warning, Scope: a.ID, Location: t.Path,
 				Message: fmt.Sprintf("transcript %s is named by no sessions.json entry (%d bytes)", filepath.Base(t.Path), t.Size),
-				Hint:    "OpenClaw cannot reach it; `openclaw doctor` offers to archive it as .deleted.<timestamp>"})
+				Fix:     "OpenClaw cannot reach it; `openclaw doctor` offers to archive it as .deleted.<timestamp>"})
 		case StatusArchived:
-			out = append(out, Problem{Code: CodeArchived, Severity: problem.Info, Agent: a.ID, Location: t.Path,
+			out = append(out, problem.Problem{Code: CodeArchived, Severity: problem.Info, Scope: a.ID, Location: t.Path,
 				Message: fmt.Sprintf("%s archive of session %s (%s)", t.Reason, t.SessionID, archivedAt(t.ArchivedAt))})
 		case StatusImported:
-			out = append(out, Problem{Code: CodeImported, Severity: problem.Info, Agent: a.ID, Location: t.Path,
+			out = append(out, problem.Problem{Code: CodeImported, Severity: problem.Info, Scope: a.ID, Location: t.Path,
 				Message: fmt.Sprintf("legacy transcript of session %s moved aside by the SQLite import", t.SessionID)})
 		default:
 			primaries++
@@ -115,23 +93,23 @@ func (a *Agent) Check(now time.Time) []Problem {
 			e := &a.Index.Entries[i]
 			p, outside := a.Resolve(e)
 			if outside {
-				out = append(out, Problem{Code: CodeOutsidePath, Severity: problem.Warning, Agent: a.ID, Location: filepath.Join(a.SessionsDir, "sessions.json"), Key: e.Key,
+				out = append(out, problem.Problem{Code: CodeOutsidePath, Severity: problem.Warning, Scope: a.ID, Location: filepath.Join(a.SessionsDir, "sessions.json"), ID: e.Key,
 					Message: fmt.Sprintf("sessionFile %q points out of the state directory; sessctl does not follow it", e.SessionFile),
-					Hint:    "an absolute path from another install or agent; OpenClaw falls back to the same file name in this sessions folder"})
+					Fix:     "an absolute path from another install or agent; OpenClaw falls back to the same file name in this sessions folder"})
 			}
 			if named[e.Key] || p == "" {
 				continue
 			}
-			out = append(out, Problem{Code: CodeMissingTranscript, Severity: problem.Warning, Agent: a.ID, Location: p, Key: e.Key,
+			out = append(out, problem.Problem{Code: CodeMissingTranscript, Severity: problem.Warning, Scope: a.ID, Location: p, ID: e.Key,
 				Message: fmt.Sprintf("entry %s (session %s) names a transcript that does not exist", e.Key, e.SessionID),
-				Hint:    "the transcript was deleted or pruned; `openclaw sessions cleanup --fix-missing` drops such entries"})
+				Fix:     "the transcript was deleted or pruned; `openclaw sessions cleanup --fix-missing` drops such entries"})
 		}
 	}
 	out = append(out, a.checkLocks(now)...)
 	if a.DBPath != "" && primaries > 0 {
-		out = append(out, Problem{Code: CodeJSONLBesideSQLite, Severity: problem.Info, Agent: a.ID, Location: a.SessionsDir,
+		out = append(out, problem.Problem{Code: CodeJSONLBesideSQLite, Severity: problem.Info, Scope: a.ID, Location: a.SessionsDir,
 			Message: fmt.Sprintf("%d JSONL transcript(s) beside the agent database %s", primaries, filepath.Base(a.DBPath)),
-			Hint:    "OpenClaw ≥ 2026.8 reads only the database; `openclaw doctor --session-sqlite import` imports legacy transcripts"})
+			Fix:     "OpenClaw ≥ 2026.8 reads only the database; `openclaw doctor --session-sqlite import` imports legacy transcripts"})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Location < out[j].Location })
 	return out
@@ -146,12 +124,12 @@ func archivedAt(t time.Time) string {
 
 // checkLocks inspects every *.lock of the sessions folder with the shared
 // agentlock rules (dead or recycled pid, or older than 30 minutes).
-func (a *Agent) checkLocks(now time.Time) []Problem {
+func (a *Agent) checkLocks(now time.Time) []problem.Problem {
 	ents, err := os.ReadDir(a.SessionsDir)
 	if err != nil {
 		return nil
 	}
-	var out []Problem
+	var out []problem.Problem
 	for _, de := range ents {
 		if de.IsDir() || !strings.HasSuffix(de.Name(), ".lock") {
 			continue
@@ -160,7 +138,7 @@ func (a *Agent) checkLocks(now time.Time) []Problem {
 		file := strings.TrimSuffix(lockPath, ".lock")
 		locks, err := agentlock.InspectAt(file, now)
 		if err != nil {
-			out = append(out, Problem{Code: CodeStaleLock, Severity: problem.Warning, Agent: a.ID, Location: lockPath,
+			out = append(out, problem.Problem{Code: CodeStaleLock, Severity: problem.Warning, Scope: a.ID, Location: lockPath,
 				Message: "lock file cannot be inspected: " + err.Error()})
 			continue
 		}
@@ -169,13 +147,13 @@ func (a *Agent) checkLocks(now time.Time) []Problem {
 				continue
 			}
 			if l.Live {
-				out = append(out, Problem{Code: CodeLiveLock, Severity: problem.Info, Agent: a.ID, Location: lockPath,
+				out = append(out, problem.Problem{Code: CodeLiveLock, Severity: problem.Info, Scope: a.ID, Location: lockPath,
 					Message: fmt.Sprintf("held by live pid %d: an agent run is writing %s", l.PID, filepath.Base(file))})
 				continue
 			}
-			out = append(out, Problem{Code: CodeStaleLock, Severity: problem.Warning, Agent: a.ID, Location: lockPath,
+			out = append(out, problem.Problem{Code: CodeStaleLock, Severity: problem.Warning, Scope: a.ID, Location: lockPath,
 				Message: fmt.Sprintf("stale lock on %s (%s)", filepath.Base(file), strings.Join(l.Reasons, ", ")),
-				Hint:    "its holder is gone; OpenClaw reclaims it on the next write, `openclaw doctor` removes it"})
+				Fix:     "its holder is gone; OpenClaw reclaims it on the next write, `openclaw doctor` removes it"})
 		}
 	}
 	return out

@@ -188,7 +188,7 @@ func TestCheck(t *testing.T) {
 	ps := st.Check(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
 	got := map[string][]string{}
 	for _, p := range ps {
-		got[p.Code] = append(got[p.Code], p.Agent+":"+filepath.Base(p.Location))
+		got[p.Code] = append(got[p.Code], p.Scope+":"+filepath.Base(p.Location))
 	}
 	assert.Equal(t, map[string][]string{
 		CodeIndexCorrupt:      {"work:sessions.json"},
@@ -204,10 +204,10 @@ func TestCheck(t *testing.T) {
 			assert.Equal(t, "info", string(p.Severity))
 		case CodeIndexCorrupt:
 			assert.Equal(t, "error", string(p.Severity))
-			assert.Contains(t, p.Hint, "never rewrites")
+			assert.Contains(t, p.Fix, "never rewrites")
 		case CodeMissingTranscript:
-			assert.Equal(t, "cron:nightly", p.Key)
-			assert.Equal(t, "cron:nightly", p.Shared().ID)
+			assert.Equal(t, "cron:nightly", p.ID)
+			assert.Equal(t, "cron:nightly", p.Located(dir).ID)
 		case CodeStaleLock:
 			assert.Contains(t, p.Message, "dead-pid")
 		}

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"github.com/sessctl/sessctl/internal/problem"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,8 +14,8 @@ const hintToolUnfinished = "if OpenCode is not running this session, the call wa
 
 // Check inspects every generation and returns its problems, sorted by
 // location. It never writes.
-func (s *Store) Check() []Problem {
-	probs := append([]Problem(nil), s.OpenProblems...)
+func (s *Store) Check() []problem.Problem {
+	probs := append([]problem.Problem(nil), s.OpenProblems...)
 	all, readProbs := s.Sessions()
 	// Sessions() repeats OpenProblems; keep only the read problems.
 	probs = append(probs, readProbs[len(s.OpenProblems):]...)
@@ -35,7 +36,7 @@ func (s *Store) Check() []Problem {
 	return dedupe(probs)
 }
 
-func dedupe(ps []Problem) []Problem {
+func dedupe(ps []problem.Problem) []problem.Problem {
 	out := ps[:0]
 	for i, p := range ps {
 		if i > 0 && p == ps[i-1] {
@@ -47,17 +48,17 @@ func dedupe(ps []Problem) []Problem {
 }
 
 // checkSessions reports children whose parent session exists nowhere.
-func checkSessions(all []Session) []Problem {
+func checkSessions(all []Session) []problem.Problem {
 	ids := make(map[string]bool, len(all))
 	for _, s := range all {
 		ids[s.ID] = true
 	}
-	var out []Problem
+	var out []problem.Problem
 	for _, s := range all {
 		if s.ParentID != "" && !ids[s.ParentID] {
-			out = append(out, Problem{Code: CodeParentMissing, Severity: SevWarning, Location: s.Location, Session: s.ID,
+			out = append(out, problem.Problem{Code: CodeParentMissing, Severity: SevWarning, Location: s.Location, ID: s.ID,
 				Message: fmt.Sprintf("child session %q names parent %s, which exists in no generation", s.Title, s.ParentID),
-				Hint:    "the parent was deleted without its children (parent_id has no foreign key); OpenCode lists it nowhere because child sessions are hidden from the session list"})
+				Fix:     "the parent was deleted without its children (parent_id has no foreign key); OpenCode lists it nowhere because child sessions are hidden from the session list"})
 		}
 	}
 	return out
@@ -65,8 +66,8 @@ func checkSessions(all []Session) []Problem {
 
 // checkReverts reports pending reverts: a hidden tail that OpenCode removes
 // on the next prompt (or restores on unrevert).
-func (s *Store) checkReverts(all []Session) []Problem {
-	var out []Problem
+func (s *Store) checkReverts(all []Session) []problem.Problem {
+	var out []problem.Problem
 	for _, ss := range all {
 		if ss.Revert == nil {
 			continue
@@ -77,23 +78,23 @@ func (s *Store) checkReverts(all []Session) []Problem {
 		}
 		hidden := MarkReverted(t)
 		if hidden == 0 {
-			out = append(out, Problem{Code: CodeRevertTargetGone, Severity: SevWarning, Location: ss.Location, Session: ss.ID,
+			out = append(out, problem.Problem{Code: CodeRevertTargetGone, Severity: SevWarning, Location: ss.Location, ID: ss.ID,
 				Message: fmt.Sprintf("revert marker names message %s, which is not in the session", ss.Revert.MessageID),
-				Hint:    "the revert can never be applied or undone; OpenCode clears the marker on the next prompt"})
+				Fix:     "the revert can never be applied or undone; OpenCode clears the marker on the next prompt"})
 			continue
 		}
-		out = append(out, Problem{Code: CodeRevertPending, Severity: SevInfo, Location: ss.Location, Session: ss.ID,
+		out = append(out, problem.Problem{Code: CodeRevertPending, Severity: SevInfo, Location: ss.Location, ID: ss.ID,
 			Message: fmt.Sprintf("revert to %s was never applied: %d message(s) are hidden but still stored", ss.Revert.MessageID, hidden),
-			Hint:    "OpenCode deletes the hidden tail on the next prompt in this session, or restores it with /redo (unrevert)"})
+			Fix:     "OpenCode deletes the hidden tail on the next prompt in this session, or restores it with /redo (unrevert)"})
 	}
 	return out
 }
 
 // checkJSON walks the storage/ tree: unreadable files, orphans, unfinished
 // tool parts, sessions without project and sessions no database imported.
-func (s *Store) checkJSON() []Problem {
+func (s *Store) checkJSON() []problem.Problem {
 	j := s.JSON
-	var out []Problem
+	var out []problem.Problem
 	sessionIDs := map[string]string{} // id → file
 	sessionProject := map[string]string{}
 	projectIDs := map[string]bool{}
@@ -134,14 +135,14 @@ func (s *Store) checkJSON() []Problem {
 			var v json.RawMessage
 			if fp := decodeFile(filepath.Join(dir, n), &v); fp != nil {
 				p := fp.problem("message")
-				p.Session = sid
+				p.ID = sid
 				out = append(out, p)
 			}
 		}
 		if _, ok := sessionIDs[sid]; !ok && len(names) > 0 {
-			out = append(out, Problem{Code: CodeOrphanMessage, Severity: SevWarning, Location: dir, Session: sid,
+			out = append(out, problem.Problem{Code: CodeOrphanMessage, Severity: SevWarning, Location: dir, ID: sid,
 				Message: fmt.Sprintf("%d message file(s) for session %s, which has no session file", len(names), sid),
-				Hint:    "left behind by an interrupted delete; OpenCode's importer skips them"})
+				Fix:     "left behind by an interrupted delete; OpenCode's importer skips them"})
 		}
 	}
 
@@ -164,24 +165,24 @@ func (s *Store) checkJSON() []Problem {
 				continue
 			}
 			if p.Type == "tool" && p.State != nil && (p.State.Status == "pending" || p.State.Status == "running") {
-				out = append(out, Problem{Code: CodeToolUnfinished, Severity: SevWarning, Location: path, Session: p.SessionID,
+				out = append(out, problem.Problem{Code: CodeToolUnfinished, Severity: SevWarning, Location: path, ID: p.SessionID,
 					Message: fmt.Sprintf("tool part %s (%s) was left %s", strings.TrimSuffix(n, ".json"), p.Tool, p.State.Status),
-					Hint:    hintToolUnfinished})
+					Fix:     hintToolUnfinished})
 			}
 		}
 		if !messageIDs[mid] && len(names) > 0 {
-			out = append(out, Problem{Code: CodeOrphanPart, Severity: SevWarning, Location: dir,
+			out = append(out, problem.Problem{Code: CodeOrphanPart, Severity: SevWarning, Location: dir,
 				Message: fmt.Sprintf("%d part file(s) for message %s, which has no message file", len(names), mid),
-				Hint:    "left behind by an interrupted delete; OpenCode's importer skips them (\"part missing message session\")"})
+				Fix:     "left behind by an interrupted delete; OpenCode's importer skips them (\"part missing message session\")"})
 		}
 	}
 
 	for id, file := range sessionIDs {
 		pid := sessionProject[id]
 		if !projectIDs[pid] {
-			out = append(out, Problem{Code: CodeProjectMissing, Severity: SevWarning, Location: file, Session: id,
+			out = append(out, problem.Problem{Code: CodeProjectMissing, Severity: SevWarning, Location: file, ID: id,
 				Message: fmt.Sprintf("session is filed under project %s, which has no storage/project/%s.json", pid, pid),
-				Hint:    "OpenCode's JSON→SQLite import skips sessions whose project file is missing"})
+				Fix:     "OpenCode's JSON→SQLite import skips sessions whose project file is missing"})
 		}
 	}
 
@@ -210,28 +211,28 @@ func (s *Store) checkJSON() []Problem {
 			if inDB[id] || unreadable[id] {
 				continue
 			}
-			out = append(out, Problem{Code: CodeNotImported, Severity: SevWarning, Location: file, Session: id,
+			out = append(out, problem.Problem{Code: CodeNotImported, Severity: SevWarning, Location: file, ID: id,
 				Message: "JSON session is in no database: OpenCode ≥ 1.2 does not show it",
-				Hint:    "the one-time JSON→SQLite import was skipped (it only runs when opencode.db does not exist yet); `opencode db migrate` re-runs it"})
+				Fix:     "the one-time JSON→SQLite import was skipped (it only runs when opencode.db does not exist yet); `opencode db migrate` re-runs it"})
 		}
 	}
 	return out
 }
 
 // check runs the per-database checks of the session/message/part tables.
-func (d *DB) check() []Problem {
-	var out []Problem
+func (d *DB) check() []problem.Problem {
+	var out []problem.Problem
 	loc := func(table, id string) string { return d.Path + ":" + table + "/" + id }
 	query := func(q string, f func(*sql.Rows) error) {
 		rows, err := d.db.Query(q)
 		if err != nil {
-			out = append(out, Problem{Code: CodeReadError, Severity: SevError, Location: d.Path, Message: err.Error()})
+			out = append(out, problem.Problem{Code: CodeReadError, Severity: SevError, Location: d.Path, Message: err.Error()})
 			return
 		}
 		defer rows.Close()
 		for rows.Next() {
 			if err := f(rows); err != nil {
-				out = append(out, Problem{Code: CodeReadError, Severity: SevError, Location: d.Path, Message: err.Error()})
+				out = append(out, problem.Problem{Code: CodeReadError, Severity: SevError, Location: d.Path, Message: err.Error()})
 				return
 			}
 		}
@@ -243,9 +244,9 @@ func (d *DB) check() []Problem {
 			if err := r.Scan(&sid, &n); err != nil {
 				return err
 			}
-			out = append(out, Problem{Code: CodeOrphanMessage, Severity: SevWarning, Location: loc("message", "?session_id="+sid), Session: sid,
+			out = append(out, problem.Problem{Code: CodeOrphanMessage, Severity: SevWarning, Location: loc("message", "?session_id="+sid), ID: sid,
 				Message: fmt.Sprintf("%d message row(s) for session %s, which has no session row", n, sid),
-				Hint:    "written while foreign keys were off or by a partial delete; OpenCode never shows them"})
+				Fix:     "written while foreign keys were off or by a partial delete; OpenCode never shows them"})
 			return nil
 		})
 	}
@@ -257,9 +258,9 @@ func (d *DB) check() []Problem {
 			if err := r.Scan(&mid, &n, &sid); err != nil {
 				return err
 			}
-			out = append(out, Problem{Code: CodeOrphanPart, Severity: SevWarning, Location: loc("part", "?message_id="+mid), Session: sid.String,
+			out = append(out, problem.Problem{Code: CodeOrphanPart, Severity: SevWarning, Location: loc("part", "?message_id="+mid), ID: sid.String,
 				Message: fmt.Sprintf("%d part row(s) for message %s, which has no message row", n, mid),
-				Hint:    "written while foreign keys were off or by a partial delete; OpenCode never shows them"})
+				Fix:     "written while foreign keys were off or by a partial delete; OpenCode never shows them"})
 			return nil
 		})
 		query(`SELECT p.id, p.session_id, m.session_id FROM part p JOIN message m ON m.id = p.message_id WHERE p.session_id <> m.session_id`, func(r *sql.Rows) error {
@@ -267,9 +268,9 @@ func (d *DB) check() []Problem {
 			if err := r.Scan(&pid, &ps, &ms); err != nil {
 				return err
 			}
-			out = append(out, Problem{Code: CodePartSession, Severity: SevWarning, Location: loc("part", pid), Session: ms,
+			out = append(out, problem.Problem{Code: CodePartSession, Severity: SevWarning, Location: loc("part", pid), ID: ms,
 				Message: fmt.Sprintf("part's session_id %s differs from its message's session %s", ps, ms),
-				Hint:    "part.session_id has no foreign key; OpenCode loads parts by message, so the part shows under " + ms})
+				Fix:     "part.session_id has no foreign key; OpenCode loads parts by message, so the part shows under " + ms})
 			return nil
 		})
 		// The LIKE prefilter keeps JSON parsing to candidate rows.
@@ -282,9 +283,9 @@ func (d *DB) check() []Problem {
 			if err := r.Scan(&pid, &sid, &tool, &status); err != nil {
 				return err
 			}
-			out = append(out, Problem{Code: CodeToolUnfinished, Severity: SevWarning, Location: loc("part", pid), Session: sid,
+			out = append(out, problem.Problem{Code: CodeToolUnfinished, Severity: SevWarning, Location: loc("part", pid), ID: sid,
 				Message: fmt.Sprintf("tool part (%s) was left %s", tool.String, status.String),
-				Hint:    hintToolUnfinished})
+				Fix:     hintToolUnfinished})
 			return nil
 		})
 	}
@@ -298,9 +299,9 @@ func (d *DB) check() []Problem {
 			if err := r.Scan(&sid, &pid); err != nil {
 				return err
 			}
-			out = append(out, Problem{Code: CodeProjectMissing, Severity: SevWarning, Location: loc(t, sid), Session: sid,
+			out = append(out, problem.Problem{Code: CodeProjectMissing, Severity: SevWarning, Location: loc(t, sid), ID: sid,
 				Message: fmt.Sprintf("session's project_id %q matches no project row", pid.String),
-				Hint:    "OpenCode lists sessions by project, so this one is hidden; re-point it with UPDATE session SET project_id=… (sessctl does not write databases yet)"})
+				Fix:     "OpenCode lists sessions by project, so this one is hidden; re-point it with UPDATE session SET project_id=… (sessctl does not write databases yet)"})
 			return nil
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sessctl/sessctl/internal/problem"
 	"io"
 	"io/fs"
 	"os"
@@ -126,18 +127,18 @@ func subdirs(dir string) ([]string, error) {
 // the paths, as OpenCode's importer does. Message counts come from the
 // number of files in storage/message/<ses>/. Unreadable files are returned as
 // problems and skipped.
-func (j *JSONStore) Sessions() ([]Session, []Problem) {
+func (j *JSONStore) Sessions() ([]Session, []problem.Problem) {
 	var out []Session
-	var probs []Problem
+	var probs []problem.Problem
 	root := filepath.Join(j.Dir, "session")
 	projects, err := subdirs(root)
 	if err != nil {
-		return nil, []Problem{{Code: CodeReadError, Severity: SevError, Location: root, Message: err.Error()}}
+		return nil, []problem.Problem{{Code: CodeReadError, Severity: SevError, Location: root, Message: err.Error()}}
 	}
 	for _, pid := range projects {
 		names, err := jsonNames(filepath.Join(root, pid))
 		if err != nil {
-			probs = append(probs, Problem{Code: CodeReadError, Severity: SevError, Location: filepath.Join(root, pid), Message: err.Error()})
+			probs = append(probs, problem.Problem{Code: CodeReadError, Severity: SevError, Location: filepath.Join(root, pid), Message: err.Error()})
 			continue
 		}
 		for _, name := range names {
@@ -161,13 +162,13 @@ func (j *JSONStore) Sessions() ([]Session, []Problem) {
 }
 
 // session reads the one session file named id, wherever its project is.
-func (j *JSONStore) session(id string) ([]Session, []Problem) {
+func (j *JSONStore) session(id string) ([]Session, []problem.Problem) {
 	if strings.ContainsAny(id, `/\*?[`) || id == "" || id == "." || id == ".." {
 		return nil, nil
 	}
 	matches, _ := filepath.Glob(filepath.Join(j.Dir, "session", "*", id+".json"))
 	var out []Session
-	var probs []Problem
+	var probs []problem.Problem
 	for _, path := range matches {
 		var r rawSession
 		if fp := decodeFile(path, &r); fp != nil {
@@ -188,14 +189,14 @@ func (j *JSONStore) session(id string) ([]Session, []Problem) {
 }
 
 // Projects reads storage/project/<id>.json.
-func (j *JSONStore) Projects() ([]Project, []Problem) {
+func (j *JSONStore) Projects() ([]Project, []problem.Problem) {
 	dir := filepath.Join(j.Dir, "project")
 	names, err := jsonNames(dir)
 	if err != nil {
-		return nil, []Problem{{Code: CodeReadError, Severity: SevError, Location: dir, Message: err.Error()}}
+		return nil, []problem.Problem{{Code: CodeReadError, Severity: SevError, Location: dir, Message: err.Error()}}
 	}
 	var out []Project
-	var probs []Problem
+	var probs []problem.Problem
 	for _, name := range names {
 		path := filepath.Join(dir, name)
 		var p Project

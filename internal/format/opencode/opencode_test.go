@@ -3,6 +3,7 @@ package opencode
 import (
 	"database/sql"
 	"encoding/json"
+	"github.com/sessctl/sessctl/internal/problem"
 	"io"
 	"io/fs"
 	"os"
@@ -69,7 +70,7 @@ func realDir(t *testing.T) string {
 	return dir
 }
 
-func codes(ps []Problem) map[string]int {
+func codes(ps []problem.Problem) map[string]int {
 	m := map[string]int{}
 	for _, p := range ps {
 		m[p.Code]++
@@ -77,9 +78,9 @@ func codes(ps []Problem) map[string]int {
 	return m
 }
 
-func findProblem(ps []Problem, code, session string) *Problem {
+func findProblem(ps []problem.Problem, code, session string) *problem.Problem {
 	for i := range ps {
-		if ps[i].Code == code && (session == "" || ps[i].Session == session) {
+		if ps[i].Code == code && (session == "" || ps[i].ID == session) {
 			return &ps[i]
 		}
 	}
@@ -342,9 +343,11 @@ func TestRealCheck(t *testing.T) {
 	require.NotNil(t, p)
 	assert.Equal(t, SevWarning, p.Severity)
 	assert.Contains(t, p.Message, "bash")
-	sh := p.Shared()
+	sh := p.Located(realDir(t))
 	assert.Equal(t, sesA, sh.ID)
-	assert.Equal(t, p.Hint, sh.Fix)
+	assert.Equal(t, p.Fix, sh.Fix)
+	assert.NotEmpty(t, sh.Fix)
+	assert.Empty(t, sh.Location, "Located folds the location into the message")
 }
 
 // orphanDB builds, from the real database, one with every kind of
@@ -485,7 +488,7 @@ func TestMixedGenerations(t *testing.T) {
 	var notImported []string
 	for _, p := range ps {
 		if p.Code == CodeNotImported {
-			notImported = append(notImported, p.Session)
+			notImported = append(notImported, p.ID)
 		}
 	}
 	assert.ElementsMatch(t, []string{sesJ1, sesJ4}, notImported)

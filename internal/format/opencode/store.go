@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sessctl/sessctl/internal/problem"
 	"io"
 	"os"
 	"path/filepath"
@@ -44,7 +45,7 @@ type Store struct {
 	JSON    *JSONStore // nil when there is no storage/ tree
 	DBs     []*DB      // opencode.db first, then other opencode*.db by name
 	// OpenProblems are databases that could not be opened.
-	OpenProblems []Problem
+	OpenProblems []problem.Problem
 	// CountParts makes Sessions count parts per session (Session.Parts);
 	// otherwise Parts is -1 except for sessions read one at a time.
 	CountParts bool
@@ -140,8 +141,8 @@ func Open(path string) (*Store, error) {
 	for _, p := range dbs {
 		d, err := OpenDB(p)
 		if err != nil {
-			s.OpenProblems = append(s.OpenProblems, Problem{Code: CodeDBOpen, Severity: SevError, Location: p,
-				Message: err.Error(), Hint: "copy the .db together with its -wal and -shm files to a writable place and run sessctl on the copy"})
+			s.OpenProblems = append(s.OpenProblems, problem.Problem{Code: CodeDBOpen, Severity: SevError, Location: p,
+				Message: err.Error(), Fix: "copy the .db together with its -wal and -shm files to a writable place and run sessctl on the copy"})
 			continue
 		}
 		if !d.IsOpenCode() {
@@ -170,14 +171,14 @@ func (s *Store) Close() error {
 // sources lists the session sets in order of authority: OpenCode 2 tables,
 // then session tables (opencode.db first), then JSON storage. A non-empty id
 // restricts them to that session.
-func (s *Store) sources(id string) ([][]Session, []Problem) {
+func (s *Store) sources(id string) ([][]Session, []problem.Problem) {
 	var sets [][]Session
-	var probs []Problem
+	var probs []problem.Problem
 	for _, g := range []Generation{GenSQLiteV2, GenSQLite} {
 		for _, d := range s.DBs {
 			ss, err := d.sessions(g, s.CountParts, id)
 			if err != nil {
-				probs = append(probs, Problem{Code: CodeReadError, Severity: SevError, Location: d.Path, Message: err.Error()})
+				probs = append(probs, problem.Problem{Code: CodeReadError, Severity: SevError, Location: d.Path, Message: err.Error()})
 				continue
 			}
 			sets = append(sets, ss)
@@ -185,7 +186,7 @@ func (s *Store) sources(id string) ([][]Session, []Problem) {
 	}
 	if s.JSON != nil {
 		var ss []Session
-		var p []Problem
+		var p []problem.Problem
 		if id != "" {
 			ss, p = s.JSON.session(id)
 		} else {
@@ -200,11 +201,11 @@ func (s *Store) sources(id string) ([][]Session, []Problem) {
 // Sessions returns every session merged by id, newest update first. Each
 // session's metadata comes from its most authoritative source; Sources lists
 // them all. Problems are files or databases that could not be read.
-func (s *Store) Sessions() ([]Session, []Problem) {
+func (s *Store) Sessions() ([]Session, []problem.Problem) {
 	return s.merge(s.sources(""))
 }
 
-func (s *Store) merge(sets [][]Session, probs []Problem) ([]Session, []Problem) {
+func (s *Store) merge(sets [][]Session, probs []problem.Problem) ([]Session, []problem.Problem) {
 	byID := map[string]int{}
 	var out []Session
 	for _, set := range sets {
@@ -223,13 +224,13 @@ func (s *Store) merge(sets [][]Session, probs []Problem) ([]Session, []Problem) 
 		}
 		return out[i].ID < out[j].ID
 	})
-	return out, append(append([]Problem(nil), s.OpenProblems...), probs...)
+	return out, append(append([]problem.Problem(nil), s.OpenProblems...), probs...)
 }
 
 // Projects returns the projects of every generation, merged by id.
-func (s *Store) Projects() ([]Project, []Problem) {
+func (s *Store) Projects() ([]Project, []problem.Problem) {
 	var out []Project
-	var probs []Problem
+	var probs []problem.Problem
 	seen := map[string]bool{}
 	add := func(ps []Project) {
 		for _, p := range ps {
@@ -242,7 +243,7 @@ func (s *Store) Projects() ([]Project, []Problem) {
 	for _, d := range s.DBs {
 		ps, err := d.Projects()
 		if err != nil {
-			probs = append(probs, Problem{Code: CodeReadError, Severity: SevError, Location: d.Path, Message: err.Error()})
+			probs = append(probs, problem.Problem{Code: CodeReadError, Severity: SevError, Location: d.Path, Message: err.Error()})
 		}
 		add(ps)
 	}
