@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sessctl/sessctl/internal/cmd/check"
 	"io"
 	"os"
 	"path/filepath"
@@ -60,9 +59,6 @@ func printError(w io.Writer, cmd *cobra.Command, err error) {
 
 // NewRootCmd builds the command tree.
 func NewRootCmd(f *cmdutil.Factory) *cobra.Command {
-	if check.AllPaths == nil {
-		check.AllPaths = allSessionPaths
-	}
 	if f.Resolver == nil {
 		f.Resolver = func() session.Resolver { return discoverResolver(f) }
 	}
@@ -181,42 +177,6 @@ func loadConfig(getenv func(string) string, explicit string, none bool) (*viper.
 		return nil, fmt.Errorf("config file %s: %w", path, err)
 	}
 	return v, nil
-}
-
-// allSessionPaths lists every session of every discovered root for
-// `check --all` and `migrate --all`: session files as they are, and each
-// database-backed store once (the part of a "<store>#<id>" path before '#').
-// Folders that could not be read are returned too, so they are reported.
-func allSessionPaths(f *cmdutil.Factory) ([]string, error) {
-	var get discover.ConfigGetter
-	if f.Config != nil {
-		get = f.Config.Get
-	}
-	opts, err := discover.OptionsFrom(f.Getenv, get)
-	if err != nil {
-		return nil, err
-	}
-	res := discover.Scan(opts)
-	stores, warns := discover.ListStores(opts)
-	seen := map[string]bool{}
-	var out []string
-	add := func(p string) {
-		if p != "" && !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	for _, s := range append(res.Sessions, stores...) {
-		p := s.Path
-		if i := strings.LastIndex(p, "#"); i > 0 {
-			p = p[:i]
-		}
-		add(p)
-	}
-	for _, w := range append(res.Warnings, warns...) {
-		add(w.Path)
-	}
-	return out, nil
 }
 
 // discoverResolver looks session ids and id prefixes up across all roots

@@ -20,6 +20,9 @@ type Factory struct {
 	// Resolver looks session ids and id prefixes up across all discovered
 	// roots (nil: only paths are accepted).
 	Resolver func() session.Resolver
+	// AllSessions lists every session file and store for --all (nil:
+	// discovery; see AllSessionPaths in args.go).
+	AllSessions func() ([]string, error)
 }
 
 // ResolveSession resolves a session argument: a path, a session id or a

@@ -3,11 +3,8 @@
 package check
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -42,10 +39,6 @@ type Checker func(path string, opts *Options) (agent string, ps []problem.Proble
 var Checkers = map[session.Format]Checker{
 	session.FormatPi: checkPi,
 }
-
-// AllPaths lists every session file of every discovered root (set by
-// discovery); nil means --all is not available.
-var AllPaths func(f *cmdutil.Factory) ([]string, error)
 
 // NewCmd builds the check command.
 func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
@@ -84,9 +77,6 @@ Exit status: 0 no errors (and no warnings with --strict); 3 problems found;
 			}
 			if len(args) == 0 && !opts.All {
 				return cmdutil.FlagErrorf("name session files or directories, or use --all")
-			}
-			if opts.All && AllPaths == nil {
-				return cmdutil.FlagErrorf("--all needs session discovery, which this build does not have")
 			}
 			if runF != nil {
 				return runF(opts)
@@ -128,8 +118,17 @@ func Run(opts *Options) error {
 	}
 	var results []FileResult
 	var sum Summary
-	for _, p := range paths {
-		r := checkOne(p, opts)
+	seen := map[string]bool{}
+	for i := 0; i < len(paths); i++ {
+		p := paths[i]
+		if key := absPath(p); seen[key] {
+			continue
+		} else {
+			seen[key] = true
+		}
+		r, members := checkOne(p, opts)
+		// A store's session files are checked right after it.
+		paths = append(paths[:i+1], append(members, paths[i+1:]...)...)
 		results = append(results, r)
 		sum.Files++
 		if r.Error != "" {
@@ -171,31 +170,42 @@ func Run(opts *Options) error {
 	return nil
 }
 
-func checkOne(path string, opts *Options) FileResult {
-	if r, ok := checkStore(path, opts); ok {
-		return r
+// checkOne checks one file or store; members are the session files a
+// store holds, to be checked after it.
+func checkOne(path string, opts *Options) (r FileResult, members []string) {
+	if r, members, ok := checkStore(path, opts); ok {
+		return r, members
 	}
-	r := FileResult{Path: path, Problems: []problem.Problem{}}
+	r = FileResult{Path: path, Problems: []problem.Problem{}}
 	format, err := session.Detect(path)
 	if err != nil {
 		r.Error = err.Error()
-		return r
+		return r, nil
 	}
 	c, ok := Checkers[format]
 	if !ok {
 		r.Agent = string(format)
 		r.Error = "cannot tell which agent wrote this file (no session header or known record shape)"
-		return r
+		return r, nil
 	}
 	agent, ps, err := c(path, opts)
 	r.Agent = agent
 	if err != nil {
 		r.Error = err.Error()
-		return r
+		return r, nil
 	}
 	sort.SliceStable(ps, func(a, b int) bool { return ps[a].Line < ps[b].Line })
 	r.Problems = append(r.Problems, ps...)
-	return r
+	return r, nil
+}
+
+// absPath is the key under which a checked path is remembered, so that a
+// file named twice (by --all and by its store) is checked once.
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }
 
 func checkPi(path string, opts *Options) (string, []problem.Problem, error) {
@@ -206,72 +216,11 @@ func checkPi(path string, opts *Options) (string, []problem.Problem, error) {
 	return string(f.Dialect), f.Check(pi.CheckOptions{BlobDir: opts.BlobDir}), nil
 }
 
-// expand turns the arguments into a list of files: files as given,
-// directories searched for *.jsonl (sidecars of repair skipped).
+// expand turns the arguments into a list of files and stores: files as
+// given, directories searched for *.jsonl (sidecars of repair skipped),
+// OpenCode and OpenClaw stores kept whole.
 func expand(opts *Options) ([]string, error) {
-	return ExpandArgs(opts.Factory, opts.Args, opts.All, true)
-}
-
-// ExpandArgs turns session arguments into files: files as given, session
-// ids and prefixes resolved, directories searched for *.jsonl session files
-// (repair sidecars skipped), every discovered session with all. With stores,
-// OpenCode and OpenClaw stores are kept as arguments for the store checkers.
-// Arguments that name nothing are kept, to be reported as unreadable; an
-// ambiguous id prefix is a usage error.
-func ExpandArgs(f *cmdutil.Factory, args []string, all, stores bool) ([]string, error) {
-	var out []string
-	if all {
-		paths, err := AllPaths(f)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, paths...)
-	}
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if err != nil {
-			ref, rerr := f.ResolveSession(a)
-			if rerr != nil {
-				var ue *cmdutil.UsageError
-				if errors.As(rerr, &ue) {
-					return nil, rerr
-				}
-				out = append(out, a) // reported as unreadable
-				continue
-			}
-			out = append(out, ref.Path)
-			continue
-		}
-		if stores {
-			var isStore bool
-			if out, isStore = expandStore(a, out); isStore {
-				continue
-			}
-		}
-		if !st.IsDir() {
-			out = append(out, a)
-			continue
-		}
-		_ = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if p != a {
-					out = append(out, p)
-				}
-				return nil
-			}
-			if !d.IsDir() && IsSessionFileName(d.Name()) {
-				out = append(out, p)
-			}
-			return nil
-		})
-	}
-	return out, nil
-}
-
-// IsSessionFileName says whether a file name looks like a session transcript
-// (not one of sessctl's rejected-line sidecars).
-func IsSessionFileName(name string) bool {
-	return strings.HasSuffix(name, ".jsonl") && !strings.HasSuffix(name, ".rejected.jsonl")
+	return opts.Factory.ExpandArgs(opts.Args, opts.All, func(p string) bool { return storeChecker(p) != nil })
 }
 
 func writeText(io *iostreams.IOStreams, results []FileResult, sum Summary) {
@@ -289,9 +238,11 @@ func writeText(io *iostreams.IOStreams, results []FileResult, sum Summary) {
 		}
 		fmt.Fprintf(w, "%s (%s):\n", path, r.Agent)
 		for _, p := range r.Problems {
-			loc := "      "
+			// A problem of the whole file (or of a store) has no line: the
+			// column stays blank rather than saying "line" with no number.
+			loc := strings.Repeat(" ", len("line ")+6)
 			if p.Line > 0 {
-				loc = fmt.Sprintf("%6d", p.Line)
+				loc = fmt.Sprintf("line %6d", p.Line)
 			}
 			sev := string(p.Severity)
 			switch p.Severity {
@@ -302,14 +253,15 @@ func writeText(io *iostreams.IOStreams, results []FileResult, sum Summary) {
 			default:
 				sev = st.Dim.Sprintf("%-7s", sev)
 			}
-			fmt.Fprintf(w, "  line %s  %s  %s  %s\n", loc, sev, p.Code, render.EscapeLine(p.Message))
+			fmt.Fprintf(w, "  %s  %s  %s  %s\n", loc, sev, p.Code, render.EscapeLine(p.Message))
 			if p.Fix != "" {
 				fmt.Fprintf(w, "  %s fix: %s\n", strings.Repeat(" ", 22), render.EscapeLine(p.Fix))
 			}
 		}
 	}
-	fmt.Fprintf(w, "\n%d %s checked: %d with errors, %d errors, %d warnings, %d info",
-		sum.Files, plural(sum.Files, "file", "files"), sum.WithErrors, sum.Errors, sum.Warnings, sum.Infos)
+	fmt.Fprintf(w, "\n%d %s checked: %d with errors, %d %s, %d %s, %d info",
+		sum.Files, plural(sum.Files, "file", "files"), sum.WithErrors,
+		sum.Errors, plural(sum.Errors, "error", "errors"), sum.Warnings, plural(sum.Warnings, "warning", "warnings"), sum.Infos)
 	if sum.Unreadable > 0 {
 		fmt.Fprintf(w, ", %d unreadable", sum.Unreadable)
 	}

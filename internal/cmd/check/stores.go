@@ -39,34 +39,24 @@ func storeChecker(path string) *StoreChecker {
 	return nil
 }
 
-// expandStore adds a store argument (and the session files it holds);
+// checkStore checks a store argument and lists the session files it holds;
 // ok is false when path is not a store.
-func expandStore(path string, out []string) ([]string, bool) {
+func checkStore(path string, opts *Options) (r FileResult, members []string, ok bool) {
 	sc := storeChecker(path)
 	if sc == nil {
-		return out, false
+		return FileResult{}, nil, false
 	}
-	out = append(out, path)
 	if sc.Files != nil {
-		out = append(out, sc.Files(path)...)
+		members = sc.Files(path)
 	}
-	return out, true
-}
-
-// checkStore checks a store argument; ok is false when path is not a store.
-func checkStore(path string, opts *Options) (FileResult, bool) {
-	sc := storeChecker(path)
-	if sc == nil {
-		return FileResult{}, false
-	}
-	r := FileResult{Path: path, Agent: sc.Agent, Problems: []problem.Problem{}}
+	r = FileResult{Path: path, Agent: sc.Agent, Problems: []problem.Problem{}}
 	ps, err := sc.Check(path, opts)
 	if err != nil {
 		r.Error = err.Error()
-		return r, true
+		return r, members, true
 	}
 	r.Problems = append(r.Problems, ps...)
-	return r, true
+	return r, members, true
 }
 
 func isOpenCode(path string) bool {

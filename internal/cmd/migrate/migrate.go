@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/sessctl/sessctl/internal/cmd/check"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/iostreams"
 	mg "github.com/sessctl/sessctl/internal/migrate"
@@ -62,9 +61,6 @@ file needs migration; 1 a file could not be read or written; 2 usage error.`,
 			opts.JSON = f.JSON
 			if len(args) == 0 && !opts.All {
 				return cmdutil.FlagErrorf("name session files or directories, or use --all")
-			}
-			if opts.All && check.AllPaths == nil {
-				return cmdutil.FlagErrorf("--all needs session discovery, which this build does not have")
 			}
 			if runF != nil {
 				return runF(opts)
@@ -180,5 +176,5 @@ func migrateOne(path string, opts *Options) FileReport {
 }
 
 func expand(opts *Options) ([]string, error) {
-	return check.ExpandArgs(opts.Factory, opts.Args, opts.All, false)
+	return opts.Factory.ExpandArgs(opts.Args, opts.All, nil)
 }

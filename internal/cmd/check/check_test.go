@@ -1,0 +1,174 @@
+package check_test
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sessctl/sessctl/internal/cmd/check"
+	"github.com/sessctl/sessctl/internal/cmdutil"
+	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// testdata is the repository's testdata folder.
+func testdata(t *testing.T, elem ...string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join(append([]string{"..", "..", "..", "testdata"}, elem...)...))
+	require.NoError(t, err)
+	return p
+}
+
+// factory returns a factory on fake IO whose environment is env (plus an
+// empty HOME and a private cache, so discovery finds only what env names).
+func factory(t *testing.T, env map[string]string) *cmdutil.Factory {
+	t.Helper()
+	ios, _, _, _ := iostreams.Test()
+	e := map[string]string{"HOME": t.TempDir(), "XDG_CACHE_HOME": t.TempDir()}
+	for k, v := range env {
+		e[k] = v
+	}
+	return &cmdutil.Factory{IO: ios, Getenv: func(k string) string { return e[k] }}
+}
+
+// run runs check with argv on f and returns stdout, stderr and the error.
+func run(t *testing.T, f *cmdutil.Factory, argv ...string) (string, string, error) {
+	t.Helper()
+	ios, _, out, errOut := iostreams.Test()
+	ios.SetStdoutTTY(f.IO.IsStdoutTTY())
+	f.IO = ios
+	cmd := check.NewCmd(f, nil)
+	cmd.SetArgs(argv)
+	cmd.SetOut(out)
+	cmd.SetErr(errOut)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.Execute()
+	return out.String(), errOut.String(), err
+}
+
+func TestNewCmdFlags(t *testing.T) {
+	tests := []struct {
+		name    string
+		argv    []string
+		json    bool
+		want    check.Options
+		wantErr string
+	}{
+		{name: "files", argv: []string{"a.jsonl", "dir"}, want: check.Options{Args: []string{"a.jsonl", "dir"}, Format: "text"}},
+		{name: "all strict github", argv: []string{"--all", "--strict", "--format", "github"}, want: check.Options{All: true, Strict: true, Format: "github"}},
+		{name: "blob dir", argv: []string{"--blob-dir", "/b", "x.jsonl"}, want: check.Options{Args: []string{"x.jsonl"}, Format: "text", BlobDir: "/b"}},
+		{name: "global json wins", argv: []string{"--format", "github", "x.jsonl"}, json: true, want: check.Options{Args: []string{"x.jsonl"}, Format: "json", JSON: true}},
+		{name: "nothing named", argv: nil, wantErr: "name session files or directories, or use --all"},
+		{name: "bad format", argv: []string{"--format", "xml", "x.jsonl"}, wantErr: `invalid --format "xml"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _, _ := iostreams.Test()
+			f := &cmdutil.Factory{IO: ios, JSON: tt.json}
+			var got *check.Options
+			cmd := check.NewCmd(f, func(o *check.Options) error { got = o; return nil })
+			cmd.SetArgs(tt.argv)
+			cmd.SetOut(&strings.Builder{})
+			cmd.SetErr(&strings.Builder{})
+			cmd.SilenceErrors, cmd.SilenceUsage = true, true
+			err := cmd.Execute()
+			if tt.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.wantErr)
+				var fe *cmdutil.FlagError
+				assert.True(t, errors.As(err, &fe), "a usage error (exit 2)")
+				assert.Nil(t, got, "the run is not reached")
+				return
+			}
+			require.NoError(t, err)
+			require.NotNil(t, got)
+			assert.Equal(t, len(tt.want.Args), len(got.Args))
+			if len(tt.want.Args) > 0 {
+				assert.Equal(t, tt.want.Args, got.Args)
+			}
+			assert.Equal(t, tt.want.All, got.All)
+			assert.Equal(t, tt.want.Strict, got.Strict)
+			assert.Equal(t, tt.want.Format, got.Format)
+			assert.Equal(t, tt.want.BlobDir, got.BlobDir)
+			assert.Equal(t, tt.want.JSON, got.JSON)
+		})
+	}
+}
+
+// A healthy file: exit 0, "ok", and "1 file" in the singular.
+func TestRunHealthy(t *testing.T) {
+	f := factory(t, nil)
+	path := testdata(t, "pi", "parity", "sessions", "001-linear-minimal.jsonl")
+	out, _, err := run(t, f, path)
+	require.NoError(t, err)
+	assert.Contains(t, out, "(pi): ok")
+	assert.Contains(t, out, "1 file checked: 0 with errors, 0 errors, 0 warnings, 0 info")
+}
+
+// Issue 11 item 15: "1 warning" and "1 error" in the singular, and a
+// problem of the whole file prints no "line" without a number.
+func TestTextSingularsAndFileLevelProblems(t *testing.T) {
+	f := factory(t, nil)
+	dir := t.TempDir()
+	// No header at all: a file-level problem (missing-header) with no line.
+	p := filepath.Join(dir, "s.jsonl")
+	require.NoError(t, os.WriteFile(p, []byte(`{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"hi"}}`+"\n"), 0o644))
+	out, _, err := run(t, f, p)
+	require.Error(t, err)
+	for _, l := range strings.Split(out, "\n") {
+		assert.NotRegexp(t, `^\s+line\s+(error|warning|info)\b`, l, "a 'line' column with no number")
+	}
+	assert.Regexp(t, `\b1 error,`, out)
+	assert.NotContains(t, out, "1 errors")
+
+	// The real OpenCode database has exactly one warning.
+	db, err := os.ReadFile(testdata(t, "opencode", "real", "opencode.db"))
+	require.NoError(t, err)
+	store := filepath.Join(t.TempDir(), "opencode")
+	require.NoError(t, os.Mkdir(store, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(store, "opencode.db"), db, 0o644))
+	out, _, err = run(t, f, store)
+	require.NoError(t, err)
+	assert.Contains(t, out, "0 errors, 1 warning, 1 info")
+	for _, l := range strings.Split(out, "\n") {
+		assert.NotRegexp(t, `^\s+line\s+(error|warning|info)\b`, l, "a 'line' column with no number")
+	}
+}
+
+// Issue 11 item 10: check --all checks the OpenClaw sessions.json stores
+// of every discovered state folder, not only the transcripts they name.
+func TestAllCoversOpenClawIndexes(t *testing.T) {
+	state := testdata(t, "openclaw", "state")
+	f := factory(t, map[string]string{"OPENCLAW_STATE_DIR": state})
+	f.JSON = true
+	out, _, err := run(t, f, "--all")
+	assert.ErrorIs(t, err, cmdutil.ErrProblems)
+	var res struct {
+		Files []struct {
+			Path     string `json:"path"`
+			Agent    string `json:"agent"`
+			Problems []struct {
+				Code string `json:"code"`
+				ID   string `json:"id"`
+			} `json:"problems"`
+		} `json:"files"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
+	codes := map[string]bool{}
+	paths := map[string]int{}
+	for _, fr := range res.Files {
+		paths[fr.Path]++
+		for _, p := range fr.Problems {
+			codes[p.Code] = true
+		}
+	}
+	assert.True(t, codes["missing-transcript"], "the index entry whose transcript is gone is named: %s", out)
+	assert.True(t, codes["index-corrupt"], "the work agent's corrupt sessions.json is named")
+	for p, n := range paths {
+		assert.Equal(t, 1, n, "%s checked once", p)
+	}
+}

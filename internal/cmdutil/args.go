@@ -1,0 +1,124 @@
+package cmdutil
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sessctl/sessctl/internal/discover"
+)
+
+// IsSessionFileName says whether a file name looks like a session transcript
+// found by searching a folder (*.jsonl, not one of sessctl's rejected-line
+// sidecars).
+func IsSessionFileName(name string) bool {
+	return strings.HasSuffix(name, ".jsonl") && !strings.HasSuffix(name, ".rejected.jsonl")
+}
+
+// ExpandArgs turns the arguments of a command that takes many sessions
+// (check, migrate) into what it works on, in order: with all, every session
+// file and store of every discovered root first (AllSessionPaths); then
+// each argument: a store the command handles whole (isStore says so; nil:
+// none) as it is, a regular file as it is, a folder searched recursively for
+// session files (repair sidecars skipped; unreadable subfolders kept, to be
+// reported), a session id, unique id prefix or "<store>#<id>" reference
+// resolved to the session's reference. An argument that names nothing is
+// kept, to be reported as unreadable; an ambiguous id prefix is a usage
+// error.
+func (f *Factory) ExpandArgs(args []string, all bool, isStore func(string) bool) ([]string, error) {
+	var out []string
+	if all {
+		paths, err := f.AllSessionPaths()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, paths...)
+	}
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			ref, rerr := f.ResolveSession(a)
+			if rerr != nil {
+				var ue *UsageError
+				if errors.As(rerr, &ue) {
+					return nil, rerr
+				}
+				out = append(out, a) // reported as unreadable
+				continue
+			}
+			out = append(out, ref.Path)
+			continue
+		}
+		if isStore != nil && isStore(a) {
+			out = append(out, a)
+			continue
+		}
+		if !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		_ = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if p != a {
+					out = append(out, p)
+				}
+				return nil
+			}
+			if !d.IsDir() && IsSessionFileName(d.Name()) {
+				out = append(out, p)
+			}
+			return nil
+		})
+	}
+	return out, nil
+}
+
+// AllSessionPaths lists, for --all, every session of every discovered root
+// (environment, config `roots:`): session files as they are, each
+// database-backed store once (the part of a "<store>#<id>" path before
+// '#'), and every OpenClaw agent's sessions folder that holds a
+// sessions.json index (so the index is checked, not only the transcripts
+// it names). Folders that could not be read are returned too, so that they
+// are reported. Factory.AllSessions replaces discovery when set (tests).
+func (f *Factory) AllSessionPaths() ([]string, error) {
+	if f.AllSessions != nil {
+		return f.AllSessions()
+	}
+	var get discover.ConfigGetter
+	if f.Config != nil {
+		get = f.Config.Get
+	}
+	opts, err := discover.OptionsFrom(f.Getenv, get)
+	if err != nil {
+		return nil, err
+	}
+	res := discover.Scan(opts)
+	stores, warns := discover.ListStores(opts)
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, s := range append(res.Sessions, stores...) {
+		p := s.Path
+		if i := strings.LastIndex(p, "#"); i > 0 {
+			p = p[:i]
+		}
+		add(p)
+	}
+	for _, r := range discover.DefaultRoots(opts.Env, []string{"openclaw"}, opts.Extra) {
+		idx, _ := filepath.Glob(filepath.Join(r.Path, "*", "sessions", "sessions.json"))
+		for _, p := range idx {
+			add(filepath.Dir(p))
+		}
+	}
+	for _, w := range append(res.Warnings, warns...) {
+		add(w.Path)
+	}
+	return out, nil
+}
