@@ -15,9 +15,11 @@ import (
 // someone else holds it, and (nil, false, nil) when the file does not exist
 // and create is false.
 func flockSidecar(path string, create bool) (*os.File, bool, error) {
-	flag := os.O_RDONLY | syscall.O_CLOEXEC
+	// O_NOFOLLOW: the sidecar is a name derived from the session's; a
+	// link planted there is not followed (the open fails with ELOOP).
+	flag := os.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NOFOLLOW
 	if create {
-		flag = os.O_RDWR | os.O_CREATE | syscall.O_CLOEXEC
+		flag = os.O_RDWR | os.O_CREATE | syscall.O_CLOEXEC | syscall.O_NOFOLLOW
 	}
 	f, err := os.OpenFile(path, flag, 0o600)
 	if err != nil {

@@ -3,7 +3,7 @@
 // Guarantees (Unix):
 //
 //   - Atomic replacement. New content goes to a temp file
-//     ".<name>.sessctl-<16 hex>.tmp" in the target's directory; Commit
+//     ".<name>.sessctl-<pid>-<16 hex>.tmp" in the target's directory; Commit
 //     flushes and fsyncs it, renames it over the target and fsyncs the
 //     directory. A reader (or a crash, even SIGKILL or power loss after the
 //     fsyncs) sees either the complete old file or the complete new one.
@@ -12,7 +12,8 @@
 //     removes the temp file (and a backup made for this write) and leaves the
 //     target untouched. A process killed before Commit finishes can leave a
 //     temp file behind: it is inert (no agent lists dot-files or *.tmp),
-//     Leftovers lists them and RemoveLeftovers deletes old ones.
+//     StaleTemps lists those whose writer (the pid in the name) is dead, and
+//     the next Begin or Create in that directory removes them.
 //   - Freshness. The target's size, mtime, device and inode are taken when
 //     the caller read it (pass Options.Snapshot from Stat called before
 //     reading) or at Begin. Commit re-checks them immediately before the
@@ -29,6 +30,14 @@
 //   - Metadata. The new file gets the old file's permission bits (including
 //     setuid/setgid/sticky) and, when running as root, its owner and group.
 //     Symlinks are resolved: the link stays and its target is replaced.
+//     A derived file (sidecar, journal) takes the owner and mode of the file
+//     it derives from (Options.Like), also when root writes it.
+//   - Names sessctl derives are never followed. Temp files are created
+//     O_EXCL, backups and new files published with link(2) or
+//     RENAME_NOREPLACE (none follows a link at the new name); Create refuses
+//     a symbolic link at its name with ErrSymlink, and Begin with
+//     Options.NoFollow refuses a link (or a file with other hard links)
+//     instead of following it.
 //   - Backup. Unless Options.NoBackup, the old content is kept as
 //     "<file>.sessctl-<UTC YYYYMMDDTHHMMSSZ>.bak" ("-2", "-3"… appended if
 //     taken), made by a hard link (the rename replaces the directory entry,
@@ -56,7 +65,6 @@ package safewrite
 import (
 	"bufio"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -143,6 +151,24 @@ type Options struct {
 	Mode fs.FileMode
 	// Now is the clock used for backup names (tests); nil means time.Now.
 	Now func() time.Time
+	// NoFollow marks the target of Begin as a name sessctl derives (a
+	// sidecar, not a session the user named): a symbolic link there is
+	// refused with ErrSymlink instead of followed, and so is anything but
+	// a regular file with one link. Create always behaves this way.
+	NoFollow bool
+	// Like, when set, gives the new file the permission bits and (when
+	// running as root) the owner and group of this file instead of the
+	// target's own or Mode: derived files take the session file's.
+	Like *Snapshot
+	// Checkpoint, when set, is called after each durable step of Commit:
+	// "temp-synced", "backup-made", "published". Crash tests stop there.
+	Checkpoint func(step string)
+}
+
+func (o Options) checkpoint(step string) {
+	if o.Checkpoint != nil {
+		o.Checkpoint(step)
+	}
 }
 
 // ErrChanged is matched (errors.Is) by a *ChangedError.
@@ -189,7 +215,10 @@ type Result struct {
 	StaleLocks []agentlock.Lock `json:"stale_locks,omitempty"`
 	// Reclaimed are stale lock files removed to take the lock.
 	Reclaimed []agentlock.Lock `json:"reclaimed_locks,omitempty"`
-	Warnings  []string         `json:"warnings,omitempty"`
+	// RemovedTemps are temp files of dead sessctl processes removed from
+	// the directory before this write.
+	RemovedTemps []string `json:"removed_temps,omitempty"`
+	Warnings     []string `json:"warnings,omitempty"`
 }
 
 // String is a one-line human summary.
@@ -231,6 +260,8 @@ type Writer struct {
 	n      int64
 	err    error
 	done   bool
+	// removed are stale temps removed at Begin/Create.
+	removed []string
 }
 
 // test hooks
@@ -259,17 +290,25 @@ func (o Options) wait() time.Duration {
 // temp file (not in DryRun). The caller writes the complete new content and
 // then calls Commit or Abort.
 func Begin(path string, opts Options) (*Writer, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, err
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, err
-	}
-	cur, err := statReal(real)
-	if err != nil {
-		return nil, err
+	var real string
+	var cur Snapshot
+	var err error
+	if opts.NoFollow {
+		if cur, err = StatNoFollow(path); err != nil {
+			return nil, err
+		}
+		real = cur.Path
+	} else {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, err
+		}
+		if real, err = filepath.EvalSymlinks(abs); err != nil {
+			return nil, err
+		}
+		if cur, err = statReal(real); err != nil {
+			return nil, err
+		}
 	}
 	snap := cur
 	if opts.Snapshot != nil {
@@ -287,6 +326,7 @@ func Begin(path string, opts Options) (*Writer, error) {
 	if opts.DryRun {
 		return w, nil
 	}
+	w.removed = removeStaleTemps(filepath.Dir(real))
 	if err := w.openTemp(); err != nil {
 		return nil, err
 	}
@@ -305,7 +345,10 @@ func Create(path string, opts Options) (*Writer, error) {
 		return nil, err
 	}
 	target := filepath.Join(dir, filepath.Base(abs))
-	if _, err := os.Lstat(target); err == nil {
+	if fi, err := os.Lstat(target); err == nil {
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, &LinkError{Path: target}
+		}
 		return nil, &fs.PathError{Op: "create", Path: target, Err: fs.ErrExist}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -318,6 +361,7 @@ func Create(path string, opts Options) (*Writer, error) {
 	if opts.DryRun {
 		return w, nil
 	}
+	w.removed = removeStaleTemps(dir)
 	if err := w.openTemp(); err != nil {
 		return nil, err
 	}
@@ -335,8 +379,8 @@ func (w *Writer) openTemp() error {
 		if _, err := rand.Read(rb[:]); err != nil {
 			return err
 		}
-		name := TempPrefix(w.path) + hex.EncodeToString(rb[:]) + ".tmp"
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC, 0o600)
+		name := tempName(w.path, rb[:])
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0o600)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -466,8 +510,8 @@ func (w *Writer) copyBackup(base string) (string, error) {
 	defer src.Close()
 	var rb [8]byte
 	rand.Read(rb[:])
-	tmpName := TempPrefix(w.path) + hex.EncodeToString(rb[:]) + ".tmp"
-	dst, err := os.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC, 0o600)
+	tmpName := tempName(w.path, rb[:])
+	dst, err := os.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return "", err
 	}
@@ -481,7 +525,7 @@ func (w *Writer) copyBackup(base string) (string, error) {
 	if _, err := io.Copy(dst, src); err != nil {
 		return "", err
 	}
-	if err := dst.Chmod(w.snap.Mode.Perm()); err != nil {
+	if err := setMeta(dst, w.snap); err != nil {
 		return "", err
 	}
 	if err := dst.Sync(); err != nil {
@@ -566,6 +610,8 @@ func (w *Writer) Commit() (*Result, error) {
 		w.discard()
 		return nil, err
 	}
+	res.RemovedTemps = w.removed
+	w.opts.checkpoint("temp-synced")
 	if w.create {
 		return w.commitCreate(res)
 	}
@@ -577,17 +623,12 @@ func (w *Writer) finishTemp() error {
 	if err := w.buf.Flush(); err != nil {
 		return err
 	}
-	if err := w.tmp.Chmod(modeBits(w.snap.Mode)); err != nil {
-		return err
+	meta := w.snap
+	if w.opts.Like != nil {
+		meta = *w.opts.Like
 	}
-	if os.Geteuid() == 0 && w.snap.UID >= 0 {
-		if err := w.tmp.Chown(w.snap.UID, w.snap.GID); err != nil {
-			return err
-		}
-		// chown may clear setuid/setgid: set the mode again.
-		if err := w.tmp.Chmod(modeBits(w.snap.Mode)); err != nil {
-			return err
-		}
+	if err := setMeta(w.tmp, meta); err != nil {
+		return err
 	}
 	if err := w.tmp.Sync(); err != nil {
 		return err
@@ -619,6 +660,7 @@ func (w *Writer) commitReplace(res *Result) (*Result, error) {
 			return nil, err
 		}
 		res.Backup, res.BackupCopied = name, copied
+		w.opts.checkpoint("backup-made")
 	}
 	fail := func(err error) (*Result, error) {
 		w.removeTemp()
@@ -654,12 +696,17 @@ func (w *Writer) commitReplace(res *Result) (*Result, error) {
 	if relErr != nil {
 		res.Warnings = append(res.Warnings, "releasing the agent lock: "+relErr.Error())
 	}
+	w.opts.checkpoint("published")
 	return res, nil
 }
 
 // checkFresh compares the target with the snapshot.
 func (w *Writer) checkFresh() error {
-	cur, err := statReal(w.path)
+	stat := statReal
+	if w.opts.NoFollow {
+		stat = lstatRegular
+	}
+	cur, err := stat(w.path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return &ChangedError{Path: w.path, Before: w.snap, Gone: true}
@@ -695,6 +742,7 @@ func (w *Writer) commitCreate(res *Result) (*Result, error) {
 	if err := syncDir(filepath.Dir(w.path)); err != nil {
 		return res, fmt.Errorf("%s was created but syncing its directory failed: %w", w.path, err)
 	}
+	w.opts.checkpoint("published")
 	return res, nil
 }
 

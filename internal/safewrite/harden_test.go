@@ -1,0 +1,270 @@
+package safewrite
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// deadPID returns the pid of a process that has exited.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip("cannot run true:", err)
+	}
+	return cmd.Process.Pid
+}
+
+func TestTempNameCarriesPID(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	write(t, p, "x\n", 0o600)
+	w, err := Begin(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	re := regexp.MustCompile(`^\.s\.jsonl\.sessctl-(\d+)-[0-9a-f]{16}\.tmp$`)
+	m := re.FindStringSubmatch(filepath.Base(w.TempPath()))
+	if m == nil || m[1] != strconv.Itoa(os.Getpid()) {
+		t.Fatalf("temp name %q does not carry this pid (%d)", filepath.Base(w.TempPath()), os.Getpid())
+	}
+}
+
+// TestStaleTempsRemovedOnNextWrite: temps of a dead sessctl are reported by
+// StaleTemps and removed by the next write to the folder; a live writer's
+// temp, a foreign file and a link named like a temp are left alone.
+func TestStaleTempsRemovedOnNextWrite(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	q := filepath.Join(dir, "other.jsonl")
+	write(t, p, "x\n", 0o600)
+	write(t, q, "y\n", 0o600)
+	live, err := Begin(p, Options{}) // this process's temp: live
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Abort()
+	dead := deadPID(t)
+	stale := TempPrefix(p) + strconv.Itoa(dead) + "-0123456789abcdef.tmp"
+	write(t, stale, "partial", 0o600)
+	foreign := filepath.Join(dir, ".s.jsonl.other-tool.tmp")
+	write(t, foreign, "not ours", 0o600)
+	victim := filepath.Join(t.TempDir(), "victim")
+	write(t, victim, "keep", 0o600)
+	link := TempPrefix(p) + strconv.Itoa(dead) + "-fedcba9876543210.tmp"
+	if err := os.Symlink(victim, link); err != nil {
+		t.Fatal(err)
+	}
+
+	got, err := StaleTemps(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Path != stale || got[0].PID != dead || got[0].Target != p || got[0].Size != 7 {
+		t.Fatalf("StaleTemps = %+v, want only %s (pid %d)", got, stale, dead)
+	}
+
+	// The next write to the folder (another file) removes it.
+	w, err := Begin(q, Options{NoBackup: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteString("z\n")
+	res, err := w.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.RemovedTemps) != 1 || res.RemovedTemps[0] != stale {
+		t.Errorf("RemovedTemps = %v", res.RemovedTemps)
+	}
+	if _, err := os.Lstat(stale); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("stale temp still there: %v", err)
+	}
+	for _, keep := range []string{live.TempPath(), foreign, link, victim} {
+		if _, err := os.Lstat(keep); err != nil {
+			t.Errorf("%s was removed", keep)
+		}
+	}
+	if read(t, victim) != "keep" {
+		t.Error("link target changed")
+	}
+	if got, _ := StaleTemps(dir); len(got) != 0 {
+		t.Errorf("StaleTemps after cleanup = %+v", got)
+	}
+}
+
+// TestDryRunRemovesNoStaleTemp: a dry run changes nothing, not even stale temps.
+func TestDryRunRemovesNoStaleTemp(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	write(t, p, "x\n", 0o600)
+	stale := TempPrefix(p) + strconv.Itoa(deadPID(t)) + "-0123456789abcdef.tmp"
+	write(t, stale, "partial", 0o600)
+	w, err := Begin(p, Options{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteString("y\n")
+	if _, err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(stale); err != nil {
+		t.Fatal("a dry run removed a stale temp")
+	}
+}
+
+// TestCreateRefusesSymlink: a link planted at a name sessctl creates is not
+// followed; the error says it is a link; the link target is untouched.
+func TestCreateRefusesSymlink(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(t.TempDir(), "victim")
+	write(t, victim, "secret\n", 0o600)
+	for _, target := range []string{victim, filepath.Join(dir, "missing")} {
+		p := filepath.Join(dir, "out.jsonl")
+		os.Remove(p)
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Create(p, Options{})
+		if !errors.Is(err, ErrSymlink) || !strings.Contains(err.Error(), "symbolic link") {
+			t.Fatalf("Create over a link to %s = %v, want ErrSymlink", target, err)
+		}
+	}
+	if read(t, victim) != "secret\n" {
+		t.Fatal("victim changed")
+	}
+}
+
+// TestNoFollowRefusesLinks: Begin with NoFollow (a derived name) refuses a
+// symbolic link and a file with other hard links, and changes nothing.
+func TestNoFollowRefusesLinks(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(t.TempDir(), "victim")
+	write(t, victim, "secret\n", 0o600)
+	side := filepath.Join(dir, "s.jsonl.rejected.jsonl")
+	if err := os.Symlink(victim, side); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Begin(side, Options{NoFollow: true}); !errors.Is(err, ErrSymlink) {
+		t.Fatalf("Begin(NoFollow) on a link = %v, want ErrSymlink", err)
+	}
+	if _, err := StatNoFollow(side); !errors.Is(err, ErrSymlink) {
+		t.Fatalf("StatNoFollow on a link = %v, want ErrSymlink", err)
+	}
+	if f, _, err := OpenNoFollow(side); !errors.Is(err, ErrSymlink) {
+		if f != nil {
+			f.Close()
+		}
+		t.Fatalf("OpenNoFollow on a link = %v, want ErrSymlink", err)
+	}
+	os.Remove(side)
+	if err := os.Link(victim, side); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Begin(side, Options{NoFollow: true}); err == nil || !strings.Contains(err.Error(), "hard link") {
+		t.Fatalf("Begin(NoFollow) on a hard link = %v", err)
+	}
+	if read(t, victim) != "secret\n" {
+		t.Fatal("victim changed")
+	}
+	if got := names(t, dir); strings.Join(got, ",") != "s.jsonl.rejected.jsonl" {
+		t.Errorf("dir = %v", got)
+	}
+}
+
+// TestLikeGivesOwnerAndMode: a derived file made by root for another
+// user's session takes that session's owner, group and mode.
+func TestLikeGivesOwnerAndMode(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to chown")
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	write(t, p, "old\n", 0o640)
+	if err := os.Chown(p, 1234, 5678); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string) {
+		t.Helper()
+		fi, err := os.Lstat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := fi.Sys().(*syscall.Stat_t)
+		if st.Uid != 1234 || st.Gid != 5678 || fi.Mode().Perm() != 0o640 {
+			t.Errorf("%s: %d:%d %v, want 1234:5678 0640", filepath.Base(name), st.Uid, st.Gid, fi.Mode().Perm())
+		}
+	}
+	side := p + ".rejected.jsonl"
+	w, err := Create(side, Options{Like: &snap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteString("rec\n")
+	if _, err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	check(side)
+	// An existing derived file made root:root 0600 (older sessctl) is
+	// rewritten with the session's owner and mode.
+	os.Chown(side, 0, 0)
+	os.Chmod(side, 0o600)
+	w, err = Begin(side, Options{Like: &snap, NoFollow: true, NoBackup: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteString("rec\nrec2\n")
+	if _, err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	check(side)
+	// A copied backup (no hard links) keeps the owner too.
+	linkFile = func(string, string) error { return &os.LinkError{Op: "link", Err: syscall.EPERM} }
+	defer func() { linkFile = os.Link }()
+	res, err := rewrite(t, p, "new\n", Options{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.BackupCopied {
+		t.Fatal("backup not copied")
+	}
+	check(res.Backup)
+	check(p)
+}
+
+// TestCheckpoints: Options.Checkpoint sees each durable step in order.
+func TestCheckpoints(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	write(t, p, "old\n", 0o600)
+	var steps []string
+	cp := func(s string) { steps = append(steps, s) }
+	if _, err := rewrite(t, p, "new\n", Options{Checkpoint: cp}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Create(filepath.Join(dir, "n.jsonl"), Options{Checkpoint: cp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteString("n\n")
+	if _, err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	want := "temp-synced,backup-made,published,temp-synced,published"
+	if got := strings.Join(steps, ","); got != want {
+		t.Errorf("checkpoints %s, want %s", got, want)
+	}
+}
