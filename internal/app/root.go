@@ -13,6 +13,8 @@ import (
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/discover"
 	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/sessfmt"
+	"github.com/sessctl/sessctl/internal/sessfmt/formats"
 	"github.com/sessctl/sessctl/internal/session"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
@@ -61,6 +63,10 @@ func printError(w io.Writer, cmd *cobra.Command, err error) {
 func NewRootCmd(f *cmdutil.Factory) *cobra.Command {
 	if f.Resolver == nil {
 		f.Resolver = func() session.Resolver { return discoverResolver(f) }
+	}
+	if f.Registry == nil {
+		f.Registry = formats.New(f.Getenv)
+		f.Registry.Lookup = func(id string) ([]sessfmt.Ref, error) { return lookupSessions(f, id) }
 	}
 	var (
 		colorMode  string
@@ -191,6 +197,20 @@ func discoverResolver(f *cmdutil.Factory) session.Resolver {
 		return func(string) ([]session.Ref, error) { return nil, err }
 	}
 	return discover.Resolver(opts)
+}
+
+// lookupSessions finds the sessions whose id starts with id across all
+// roots, for the format registry.
+func lookupSessions(f *cmdutil.Factory, id string) ([]sessfmt.Ref, error) {
+	refs, err := f.Resolver()(id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]sessfmt.Ref, 0, len(refs))
+	for _, r := range refs {
+		out = append(out, sessfmt.Ref{Format: string(r.Format), Agent: r.Agent, Path: r.Path})
+	}
+	return out, nil
 }
 
 func newExitCodesTopic() *cobra.Command {

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/sessctl/sessctl/internal/session"
 	"github.com/spf13/viper"
 )
@@ -23,6 +24,40 @@ type Factory struct {
 	// AllSessions lists every session file and store for --all (nil:
 	// discovery; see AllSessionPaths in args.go).
 	AllSessions func() ([]string, error)
+	// Registry is the one registry of session formats: every command opens
+	// sessions through it (see OpenSession).
+	Registry *sessfmt.Registry
+}
+
+// OpenSession opens the session arg names through the registry (a path, a
+// "<store>#<id>" reference, a session id or a unique id prefix). An
+// ambiguous prefix, an unknown --leaf and an argument naming nothing in an
+// existing store are usage errors (exit 2).
+func (f *Factory) OpenSession(arg string, opts sessfmt.OpenOptions) (sessfmt.Session, error) {
+	if f.Registry == nil {
+		return nil, errors.New("internal error: no format registry on the factory")
+	}
+	s, err := f.Registry.Open(arg, opts)
+	if err != nil {
+		var amb *sessfmt.AmbiguousError
+		if errors.As(err, &amb) {
+			return nil, &UsageError{Err: err}
+		}
+		return nil, UsageIf(err)
+	}
+	return s, nil
+}
+
+// UsageIf returns err as a usage error (exit 2) when it is one of the
+// registry's usage errors (an unknown --leaf, an argument naming nothing in
+// a store); other errors are returned as they are.
+func UsageIf(err error) error {
+	var le *sessfmt.LeafError
+	var ae *sessfmt.ArgError
+	if err != nil && (errors.As(err, &le) || errors.As(err, &ae)) {
+		return &UsageError{Err: err}
+	}
+	return err
 }
 
 // ResolveSession resolves a session argument: a path, a session id or a

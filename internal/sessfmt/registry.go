@@ -68,10 +68,8 @@ func (e *NotSessionError) Error() string {
 // looked up across every root. Anything that is neither a regular file nor
 // a claimed store is refused before it is opened (a FIFO would hang).
 func (r *Registry) Resolve(arg string) (Ref, error) {
-	for _, f := range r.formats {
-		if ref, ok := f.Claim(arg); ok {
-			return ref, nil
-		}
+	if ref, ok := r.claim(arg); ok {
+		return ref, nil
 	}
 	st, err := os.Stat(arg)
 	if err == nil {
@@ -96,8 +94,16 @@ func (r *Registry) Resolve(arg string) (Ref, error) {
 		return Ref{}, fmt.Errorf("%w: no file %q and no session whose id starts with it (sessctl list shows them all)", ErrNotFound, arg)
 	case 1:
 		ref := refs[0]
-		if ref.Format == "" {
-			return r.SniffFile(ref.Path)
+		if c, ok := r.claim(ref.Path); ok { // a store reference ("<db>#<id>")
+			if c.Agent == "" {
+				c.Agent = ref.Agent
+			}
+			return c, nil
+		}
+		if ref.Format == "" || r.Format(ref.Format) == nil {
+			s, err := r.SniffFile(ref.Path)
+			s.Agent = ref.Agent
+			return s, err
 		}
 		return ref, nil
 	}
@@ -123,11 +129,16 @@ func (r *Registry) SniffFile(path string) (Ref, error) {
 	if err != nil {
 		return Ref{}, err
 	}
-	best, score := Format(nil), 0
-	for _, f := range r.formats {
-		if s := f.Sniff(path, head); s > score {
-			best, score = f, s
+	best, score := r.sniff(path, head)
+	if score < SniffSure && int64(len(head)) < st.Size() {
+		// Only a guess from the path, and the head was cut: the first
+		// lines may be longer than SniffBytes (a pasted image). Look
+		// further, up to SniffMaxBytes.
+		rest, err := io.ReadAll(io.LimitReader(fh, SniffMaxBytes-int64(len(head))))
+		if err != nil {
+			return Ref{}, err
 		}
+		best, score = r.sniff(path, append(head, rest...))
 	}
 	if best == nil {
 		return Ref{Path: path}, &NotSessionError{Path: path}
@@ -151,4 +162,40 @@ func (r *Registry) OpenRef(ref Ref, opts OpenOptions) (Session, error) {
 		return nil, fmt.Errorf("%s: no format %q is registered", ref.String(), ref.Format)
 	}
 	return f.Open(ref, opts)
+}
+
+// CheckOptions asks every format that checks options whether opts are
+// valid; the first error is returned (the command reports it as a usage
+// error).
+func (r *Registry) CheckOptions(opts OpenOptions) error {
+	for _, f := range r.formats {
+		if c, ok := f.(OptionChecker); ok {
+			if err := c.CheckOptions(opts); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// claim asks the formats, in order, whether one owns arg outright.
+func (r *Registry) claim(arg string) (Ref, bool) {
+	for _, f := range r.formats {
+		if ref, ok := f.Claim(arg); ok {
+			return ref, true
+		}
+	}
+	return Ref{}, false
+}
+
+// sniff returns the format with the highest score for head (the first of
+// equals), or nil when every format says 0.
+func (r *Registry) sniff(path string, head []byte) (Format, int) {
+	best, score := Format(nil), 0
+	for _, f := range r.formats {
+		if s := f.Sniff(path, head); s > score {
+			best, score = f, s
+		}
+	}
+	return best, score
 }

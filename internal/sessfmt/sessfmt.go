@@ -20,6 +20,7 @@ package sessfmt
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/sessctl/sessctl/internal/problem"
@@ -73,14 +74,24 @@ type Format interface {
 	Claim(arg string) (Ref, bool)
 	// Sniff scores how sure the format is that the regular file at path,
 	// whose first bytes are head (at most SniffBytes), is one of its
-	// sessions: 0 not at all, higher is surer. The path is a hint only.
+	// sessions: 0 not at all, higher is surer; a guess from the path alone
+	// scores below SniffSure. The path is a hint only. A torn last line in
+	// head is the cut, not damage.
 	Sniff(path string, head []byte) int
 	// Open reads the session ref names.
 	Open(ref Ref, opts OpenOptions) (Session, error)
 }
 
-// SniffBytes is how much of a file's head Sniff is given.
+// SniffBytes is how much of a file's head Sniff is first given.
 const SniffBytes = 256 << 10
+
+// SniffSure is the lowest score that comes from content rather than from
+// the path alone. When no format is that sure and the file is longer than
+// SniffBytes, Sniff is asked again with up to SniffMaxBytes of head.
+const SniffSure = 4
+
+// SniffMaxBytes is the most a sniff reads.
+const SniffMaxBytes = 64 << 20
 
 // Session is one opened session. Everything beyond these methods is a
 // capability (see the other files of this package).
@@ -145,3 +156,51 @@ func Unsupported(s Session, what string) error {
 	}
 	return fmt.Errorf("%s: %s %w (%s sessions)", r.String(), what, ErrUnsupported, agent)
 }
+
+// Notice is something a reader says about the view it builds, printed on
+// stderr by the command: "<ref>[:<line>]: warning: <text> [<code>]", or
+// without "warning:" for information.
+type Notice struct {
+	// Line is the line the notice is about (0: the whole session).
+	Line int
+	// Warning marks what may be wrong; otherwise it is information.
+	Warning bool
+	Text    string
+	// Code is a stable name for the kind of notice ("" for none).
+	Code string
+	// Where names what the notice is about when it is not the session
+	// itself (a file of a store); "" is the session.
+	Where string
+}
+
+// ArgError says an argument or option names nothing usable in a session or
+// store that exists (an unknown or ambiguous id in an OpenCode store, a
+// --leaf a format has no use for): a usage error (exit 2).
+type ArgError struct{ Err error }
+
+func (e *ArgError) Error() string { return e.Err.Error() }
+func (e *ArgError) Unwrap() error { return e.Err }
+
+// OptionChecker is a format that validates the OpenOptions it uses (a
+// dialect, a leaf mode) before anything is opened; Registry.CheckOptions
+// asks every format that is one.
+type OptionChecker interface {
+	CheckOptions(opts OpenOptions) error
+}
+
+// Title is the one title rule of list and show: the name when it has any
+// text (with nameSource as its source), else the first non-empty line of
+// the first message ("first-message"); whitespace is collapsed.
+func Title(name, nameSource, firstMessage string) (title, source string) {
+	if n := oneLine(name); n != "" {
+		return n, nameSource
+	}
+	for _, l := range strings.Split(firstMessage, "\n") {
+		if t := oneLine(l); t != "" {
+			return t, "first-message"
+		}
+	}
+	return "", ""
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/sessctl/sessctl/internal/cmd/blob/images"
+	"github.com/sessctl/sessctl/internal/images"
 	"github.com/sessctl/sessctl/internal/cmd/sessopen"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/format/pi"

@@ -1,0 +1,74 @@
+package sessfmt
+
+import (
+	"io"
+
+	"github.com/sessctl/sessctl/internal/images"
+	"github.com/sessctl/sessctl/internal/model"
+)
+
+// ContextOptions tune how a session's context is rebuilt.
+type ContextOptions struct {
+	// AcrossCompactions follows compaction boundaries back to the start of
+	// the history (Claude Code's logicalParentUuid); formats without such
+	// boundaries ignore it.
+	AcrossCompactions bool
+	// Notify receives what the reader says about the view while it is
+	// rebuilt (warnings, facts); nil drops them.
+	Notify func(Notice)
+}
+
+// Notice passes n to o.Notify when it is set.
+func (o ContextOptions) Notice(n Notice) {
+	if o.Notify != nil {
+		o.Notify(n)
+	}
+}
+
+// TranscriptSink receives the human view of a context: the header lines
+// once, then each message in order.
+type TranscriptSink interface {
+	// Header receives the lines that describe the session and the leaf.
+	Header(lines []string) error
+	// Message receives one message; m is not kept after the call.
+	Message(m *model.Message) error
+}
+
+// Contexter is a session whose context (the conversation the model would
+// see at the leaf) can be rebuilt: what `show` prints.
+type Contexter interface {
+	// Transcript rebuilds the context for people, message by message.
+	Transcript(opts ContextOptions, sink TranscriptSink) error
+	// WriteContextJSON writes show's --json object for the context on w
+	// (one line, streamed one message at a time where the format allows).
+	WriteContextJSON(w io.Writer, opts ContextOptions) error
+}
+
+// LeafChooser is a session whose active leaf depends on a leaf mode (Claude
+// Code's last-prompt, picker, resume, file-order): commands say so when the
+// modes disagree.
+type LeafChooser interface {
+	LeafChoice() LeafChoice
+}
+
+// LeafChoice is how a session's leaf was chosen.
+type LeafChoice struct {
+	// Mode is the mode in use.
+	Mode string
+	// Disagree is true when the modes lead to different conversations.
+	Disagree bool
+	// Summary says how they differ, for people.
+	Summary string
+	// ProblemCode is the code of the problem the reader files for the
+	// disagreement; commands that report the choice themselves leave that
+	// problem out of their diagnostics.
+	ProblemCode string
+}
+
+// ImageExtractor is a session whose context images can be written to files
+// (show --extract-images).
+type ImageExtractor interface {
+	// ExtractImages writes the images of the context at the leaf to dir
+	// and says which it wrote and which it skipped (with the reason).
+	ExtractImages(dir string) ([]images.Written, []images.Skipped, error)
+}
