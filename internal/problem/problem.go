@@ -100,6 +100,9 @@ const (
 	MissingID     = "missing-id"
 	SeveralRoots  = "several-roots"
 	CRLF          = "crlf"
+	// StaleTemp is a temp file an interrupted sessctl write left beside a
+	// session file.
+	StaleTemp = "stale-temp"
 )
 
 // Count returns how many problems have each severity.

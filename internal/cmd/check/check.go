@@ -119,6 +119,7 @@ func Run(opts *Options) error {
 	var results []FileResult
 	var sum Summary
 	seen := map[string]bool{}
+	temps := staleTemps{}
 	for i := 0; i < len(paths); i++ {
 		p := paths[i]
 		if key := absPath(p); seen[key] {
@@ -126,7 +127,10 @@ func Run(opts *Options) error {
 		} else {
 			seen[key] = true
 		}
-		r, members := checkOne(p, opts)
+		r, members, store := checkOne(p, opts)
+		if r.Error == "" && !store {
+			r.Problems = append(r.Problems, temps.of(p)...)
+		}
 		// A store's session files are checked right after it.
 		paths = append(paths[:i+1], append(members, paths[i+1:]...)...)
 		results = append(results, r)
@@ -172,31 +176,31 @@ func Run(opts *Options) error {
 
 // checkOne checks one file or store; members are the session files a
 // store holds, to be checked after it.
-func checkOne(path string, opts *Options) (r FileResult, members []string) {
+func checkOne(path string, opts *Options) (r FileResult, members []string, store bool) {
 	if r, members, ok := checkStore(path, opts); ok {
-		return r, members
+		return r, members, true
 	}
 	r = FileResult{Path: path, Problems: []problem.Problem{}}
 	format, err := session.Detect(path)
 	if err != nil {
 		r.Error = err.Error()
-		return r, nil
+		return r, nil, false
 	}
 	c, ok := Checkers[format]
 	if !ok {
 		r.Agent = string(format)
 		r.Error = "cannot tell which agent wrote this file (no session header or known record shape)"
-		return r, nil
+		return r, nil, false
 	}
 	agent, ps, err := c(path, opts)
 	r.Agent = agent
 	if err != nil {
 		r.Error = err.Error()
-		return r, nil
+		return r, nil, false
 	}
 	sort.SliceStable(ps, func(a, b int) bool { return ps[a].Line < ps[b].Line })
 	r.Problems = append(r.Problems, ps...)
-	return r, nil
+	return r, nil, false
 }
 
 // absPath is the key under which a checked path is remembered, so that a

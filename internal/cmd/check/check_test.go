@@ -3,8 +3,11 @@ package check_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -171,4 +174,49 @@ func TestAllCoversOpenClawIndexes(t *testing.T) {
 	for p, n := range paths {
 		assert.Equal(t, 1, n, "%s checked once", p)
 	}
+}
+
+// Issue 11 item 3: a temp file a killed sessctl write left beside a session
+// is reported (stale-temp, a warning); a live writer's temp is not.
+func TestStaleTempReported(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(testdata(t, "pi", "parity", "sessions", "001-linear-minimal.jsonl"))
+	require.NoError(t, err)
+	p := filepath.Join(dir, "s.jsonl")
+	require.NoError(t, os.WriteFile(p, src, 0o644))
+	c := exec.Command("true")
+	if err := c.Run(); err != nil {
+		t.Skip("cannot run true:", err)
+	}
+	dead := c.Process.Pid
+	stale := filepath.Join(dir, fmt.Sprintf(".s.jsonl.sessctl-%d-0123456789abcdef.tmp", dead))
+	require.NoError(t, os.WriteFile(stale, src, 0o600))
+	live := filepath.Join(dir, fmt.Sprintf(".s.jsonl.sessctl-%d-fedcba9876543210.tmp", os.Getpid()))
+	require.NoError(t, os.WriteFile(live, src, 0o600))
+
+	f := factory(t, nil)
+	f.JSON = true
+	out, _, err := run(t, f, p)
+	require.NoError(t, err, "a warning alone passes")
+	var res struct {
+		Files []struct {
+			Problems []struct {
+				Code, Severity, Message string
+			} `json:"problems"`
+		} `json:"files"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
+	require.Len(t, res.Files, 1)
+	var got []string
+	for _, p := range res.Files[0].Problems {
+		if p.Code == "stale-temp" {
+			assert.Equal(t, "warning", p.Severity)
+			got = append(got, p.Message)
+		}
+	}
+	require.Len(t, got, 1, out)
+	assert.Contains(t, got[0], filepath.Base(stale))
+	assert.Contains(t, got[0], strconv.Itoa(dead))
+	_, err = os.Stat(stale)
+	assert.NoError(t, err, "check changes nothing")
 }
