@@ -124,8 +124,15 @@ func Run(opts *Options) error {
 			}
 			fmt.Fprintln(opts.IO.Out, line)
 		}
-		fmt.Fprintf(opts.IO.Out, "\n%d files: %d migrated, %d would migrate, %d current, %d skipped, %d errors\n",
-			len(reports), counts["migrated"], counts["would-migrate"], counts["current"], counts["skipped"], counts["error"])
+		files, errs := "files", "errors"
+		if len(reports) == 1 {
+			files = "file"
+		}
+		if counts["error"] == 1 {
+			errs = "error"
+		}
+		fmt.Fprintf(opts.IO.Out, "\n%d %s: %d migrated, %d would migrate, %d current, %d skipped, %d %s\n",
+			len(reports), files, counts["migrated"], counts["would-migrate"], counts["current"], counts["skipped"], counts["error"], errs)
 	}
 	switch {
 	case counts["error"] > 0:

@@ -1,0 +1,96 @@
+package fork_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sessctl/sessctl/internal/cmd/fork"
+	"github.com/sessctl/sessctl/internal/cmdutil"
+	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func copyFixture(t *testing.T, name string, elem ...string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(append([]string{"..", "..", "..", "testdata"}, elem...)...))
+	require.NoError(t, err)
+	p := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(p, b, 0o644))
+	return p
+}
+
+func execute(t *testing.T, jsonOut bool, runF func(*fork.Options) error, argv ...string) (string, string, error) {
+	t.Helper()
+	ios, _, out, errOut := iostreams.Test()
+	f := &cmdutil.Factory{IO: ios, JSON: jsonOut, Getenv: func(string) string { return "" }}
+	cmd := fork.NewCmd(f, runF)
+	cmd.SetArgs(argv)
+	cmd.SetOut(out)
+	cmd.SetErr(errOut)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.Execute()
+	return out.String(), errOut.String(), err
+}
+
+func TestNewCmdFlags(t *testing.T) {
+	var got *fork.Options
+	capture := func(o *fork.Options) error { got = o; return nil }
+	_, _, err := execute(t, false, capture, "s.jsonl", "--at", "880a", "-o", "f.jsonl", "-n")
+	require.NoError(t, err)
+	require.NotNil(t, got)
+	assert.Equal(t, "s.jsonl", got.Session)
+	assert.Equal(t, "880a", got.Fork.At)
+	assert.Equal(t, "f.jsonl", got.Fork.Output)
+	assert.True(t, got.Fork.DryRun)
+	assert.False(t, got.Fork.Full)
+
+	for _, argv := range [][]string{
+		{"s.jsonl", "--full", "--at", "x"}, // --full takes no --at
+		{},                                 // a session is needed
+		{"a", "b"},                         // one only
+	} {
+		got = nil
+		_, _, err = execute(t, false, capture, argv...)
+		require.Error(t, err, "%v", argv)
+		assert.Equal(t, cmdutil.ExitUsage, cmdutil.ExitCode(err), "%v", argv)
+		assert.Nil(t, got)
+	}
+}
+
+// fork writes the branch to -o, prints its path on stdout, and never
+// overwrites an existing file.
+func TestRunForkPi(t *testing.T) {
+	src := copyFixture(t, "s.jsonl", "pi", "parity", "sessions", "012-branch-simple.jsonl")
+	before, err := os.ReadFile(src)
+	require.NoError(t, err)
+	dst := filepath.Join(filepath.Dir(src), "f.jsonl")
+
+	out, errOut, err := execute(t, false, nil, src, "--at", "880a", "-o", dst)
+	require.NoError(t, err)
+	assert.Equal(t, dst+"\n", out)
+	assert.Contains(t, errOut, "wrote 4 entries")
+	assert.FileExists(t, dst)
+	after, err := os.ReadFile(src)
+	require.NoError(t, err)
+	assert.Equal(t, before, after, "the source is never changed")
+
+	_, _, err = execute(t, false, nil, src, "--at", "880a", "-o", dst)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "exists")
+
+	// A dry run writes nothing; --json describes what would be written.
+	dry := filepath.Join(filepath.Dir(src), "dry.jsonl")
+	out, _, err = execute(t, true, nil, src, "--full", "-n", "-o", dry)
+	require.NoError(t, err)
+	var res struct {
+		DryRun  bool `json:"dryRun"`
+		Entries int  `json:"entries"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
+	assert.True(t, res.DryRun)
+	assert.Positive(t, res.Entries)
+	assert.NoFileExists(t, dry)
+}

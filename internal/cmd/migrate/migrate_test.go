@@ -1,0 +1,111 @@
+package migrate_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sessctl/sessctl/internal/cmd/migrate"
+	"github.com/sessctl/sessctl/internal/cmdutil"
+	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func copyFixture(t *testing.T, dir, name string, elem ...string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(append([]string{"..", "..", "..", "testdata"}, elem...)...))
+	require.NoError(t, err)
+	p := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(p, b, 0o644))
+	return p
+}
+
+func execute(t *testing.T, f *cmdutil.Factory, runF func(*migrate.Options) error, argv ...string) (string, string, error) {
+	t.Helper()
+	ios, _, out, errOut := iostreams.Test()
+	f.IO = ios
+	if f.Getenv == nil {
+		f.Getenv = func(string) string { return "" }
+	}
+	cmd := migrate.NewCmd(f, runF)
+	cmd.SetArgs(argv)
+	cmd.SetOut(out)
+	cmd.SetErr(errOut)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.Execute()
+	return out.String(), errOut.String(), err
+}
+
+func TestNewCmdFlags(t *testing.T) {
+	var got *migrate.Options
+	capture := func(o *migrate.Options) error { got = o; return nil }
+	_, _, err := execute(t, &cmdutil.Factory{JSON: true}, capture, "--check", "-n", "--no-backup", "a.jsonl", "dir")
+	require.NoError(t, err)
+	require.NotNil(t, got)
+	assert.Equal(t, []string{"a.jsonl", "dir"}, got.Args)
+	assert.True(t, got.Check)
+	assert.True(t, got.DryRun)
+	assert.True(t, got.NoBackup)
+	assert.True(t, got.JSON)
+
+	got = nil
+	_, _, err = execute(t, &cmdutil.Factory{}, capture, "--all")
+	require.NoError(t, err)
+	assert.True(t, got.All)
+
+	got = nil
+	_, _, err = execute(t, &cmdutil.Factory{}, capture)
+	require.Error(t, err)
+	assert.Equal(t, cmdutil.ExitUsage, cmdutil.ExitCode(err))
+	assert.Nil(t, got)
+}
+
+// --check exits 3 and changes nothing; migrate then brings v1 and v2 files
+// to v3 with a backup; a second run finds them current. Files of other
+// agents are skipped.
+func TestRunCheckThenMigrate(t *testing.T) {
+	dir := t.TempDir()
+	a := copyFixture(t, dir, "a.jsonl", "pi", "migrate", "v2-hookmessage.jsonl")
+	copyFixture(t, dir, "b.jsonl", "pi", "migrate", "v1-compaction-index-2.jsonl")
+	orig, err := os.ReadFile(a)
+	require.NoError(t, err)
+
+	out, _, err := execute(t, &cmdutil.Factory{}, nil, "--check", dir)
+	assert.ErrorIs(t, err, cmdutil.ErrProblems)
+	assert.Contains(t, out, "2 files: 0 migrated, 2 would migrate")
+	now, _ := os.ReadFile(a)
+	assert.Equal(t, orig, now, "--check changes nothing")
+
+	out, _, err = execute(t, &cmdutil.Factory{JSON: true}, nil, dir)
+	require.NoError(t, err)
+	var rep struct {
+		Files []struct {
+			Path, Status, Backup string
+			FromVersion          int `json:"fromVersion"`
+		} `json:"files"`
+		Summary map[string]int `json:"summary"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
+	assert.Equal(t, 2, rep.Summary["migrated"])
+	for _, f := range rep.Files {
+		assert.Equal(t, "migrated", f.Status)
+		assert.FileExists(t, f.Backup)
+	}
+
+	out, _, err = execute(t, &cmdutil.Factory{}, nil, dir)
+	require.NoError(t, err)
+	assert.Contains(t, out, "2 current")
+}
+
+// --all takes the discovered set from the factory (no global).
+func TestRunAllUsesFactory(t *testing.T) {
+	dir := t.TempDir()
+	a := copyFixture(t, dir, "a.jsonl", "pi", "migrate", "v2-hookmessage.jsonl")
+	f := &cmdutil.Factory{AllSessions: func() ([]string, error) { return []string{a}, nil }}
+	out, _, err := execute(t, f, nil, "--all", "--check")
+	assert.ErrorIs(t, err, cmdutil.ErrProblems)
+	assert.Contains(t, out, "a.jsonl: would-migrate")
+	assert.Contains(t, out, "1 file:", "one file, in the singular")
+}
