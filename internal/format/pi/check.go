@@ -20,6 +20,10 @@ const (
 	CodeOutdatedVersion    = "outdated-version"
 	CodeDanglingBlob       = "dangling-blob-ref"
 	CodeDroppedLabelParent = "orphan-dropped-label"
+	// CodeListingFails: a user or assistant message whose content is
+	// neither a string nor an array (null): pi 1.5.2's session list throws
+	// on it, so the session is missing from /resume.
+	CodeListingFails = "listing-fails"
 )
 
 // CurrentVersion is the session format version pi and oh-my-pi write.

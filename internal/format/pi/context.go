@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/problem"
 	"github.com/sessctl/sessctl/internal/tree"
 )
 
@@ -103,7 +105,10 @@ func (f *File) StreamContext(leaf int, begin func(*Context) error, emit func(msg
 			return nil
 		}
 	}
-	return ctx, f.streamPi(ctx, path, begin, emit)
+	if f.PiVersion == Pi073 {
+		return ctx, f.streamPi(ctx, path, begin, emit)
+	}
+	return ctx, f.streamPi152(ctx, path, begin, emit)
 }
 
 // replay hands collected messages to emit and forgets them.
@@ -404,3 +409,335 @@ func (c *Context) add(m json.RawMessage, src int) {
 	c.Messages = append(c.Messages, m)
 	c.Sources = append(c.Sources, src)
 }
+
+// PiVersion selects the pi release whose loader a pi-dialect file is read
+// with. The zero value is the current release (1.5.2); older releases are
+// kept only where they give a different result on the same file.
+type PiVersion string
+
+// pi releases with distinct loaders.
+const (
+	PiCurrent PiVersion = ""     // @earendil-works/pi-coding-agent 1.5.2
+	Pi073     PiVersion = "0.73" // @mariozechner/pi-coding-agent 0.73.1
+)
+
+// ParsePiVersion parses a --pi-version value ("", "current", "1.5" or
+// "1.5.2" for the current release; "0.73" or "0.73.1" for the old one).
+func ParsePiVersion(s string) (PiVersion, error) {
+	switch strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "v") {
+	case "", "current", "latest", "1.5", "1.5.2":
+		return PiCurrent, nil
+	case "0.73", "0.73.1":
+		return Pi073, nil
+	}
+	return "", fmt.Errorf("unknown pi version %q: use current (1.5.2) or 0.73", s)
+}
+
+// streamPi152 is pi 1.5.2's buildSessionContext (buildSessionProjection):
+// the path and compaction choice of 0.73.1, then per entry the messages it
+// projects, with each entry's latest context_edit applied. Like streamPi it
+// reads the settings and the compaction walking back, then the few
+// context_edit lines, then emits the messages in path order, one line in
+// memory at a time.
+func (f *File) streamPi152(ctx *Context, path []int, begin func(*Context) error, emit func([]byte, int) error) error {
+	lr, err := f.openLines()
+	if err != nil {
+		return err
+	}
+	defer lr.close()
+	thinking := json.RawMessage(`"off"`)
+	model := json.RawMessage("null")
+	compaction := -1
+	haveThinking, haveModel := false, false
+	for k := len(path) - 1; k >= 0 && !(haveThinking && haveModel && compaction >= 0); k-- {
+		i := path[k]
+		e := &f.Entries[i]
+		switch {
+		case e.Type() == "thinking_level_change" && !haveThinking:
+			pe, err := lr.entry(i)
+			if err != nil {
+				return err
+			}
+			thinking = clone(pe.get("thinkingLevel"))
+			haveThinking = true
+		case e.Type() == "model_change" && !haveModel:
+			pe, err := lr.entry(i)
+			if err != nil {
+				return err
+			}
+			model = object(Member{"provider", pe.get("provider")}, Member{"modelId", pe.get("modelId")})
+			haveModel = true
+		case e.Type() == "message" && e.Role() == "assistant" && !haveModel:
+			pe, err := lr.entry(i)
+			if err != nil {
+				return err
+			}
+			m := pe.get("message")
+			model = object(Member{"provider", clone(sub(m, "provider"))}, Member{"modelId", clone(sub(m, "model"))})
+			haveModel = true
+		case e.Type() == "compaction" && compaction < 0:
+			compaction = k
+		}
+	}
+	ctx.Fields = []Member{{"thinkingLevel", thinking}, {"model", model}}
+
+	// The entries that make the context, in order (buildContextEntries):
+	// the newest compaction, the kept entries before it (without role
+	// "system" messages), everything after it.
+	sel := path
+	var comp pathEntry
+	if compaction >= 0 {
+		ci := path[compaction]
+		ctx.Compaction = ci
+		c, err := lr.entry(ci)
+		if err != nil {
+			return err
+		}
+		comp = c
+		comp.line = clone(c.line)
+		firstKept := c.get("firstKeptEntryId")
+		keptKey := noIDKey // an absent firstKeptEntryId equals an absent id (undefined === undefined)
+		if firstKept != nil {
+			keptKey = rawKey(firstKept)
+		}
+		// 1.5.2 finds the compaction's index by id alone (the first match).
+		cid := f.Index.Nodes[ci].ID
+		idx := compaction
+		for k, i := range path {
+			if f.Index.Nodes[i].ID == cid {
+				idx = k
+				break
+			}
+		}
+		sel = make([]int, 0, len(path)-idx)
+		sel = append(sel, ci)
+		found := false
+		for k := 0; k < idx; k++ {
+			i := path[k]
+			if f.Index.Nodes[i].ID == keptKey {
+				found = true
+			}
+			if found && !(f.Entries[i].Type() == "message" && f.Entries[i].Role() == "system") {
+				sel = append(sel, i)
+			}
+		}
+		sel = append(sel, path[idx+1:]...)
+	}
+	// The latest context_edit per target among the selected entries.
+	var edits map[string][]byte
+	for _, i := range sel {
+		if f.Entries[i].Type() != "context_edit" {
+			continue
+		}
+		pe, err := lr.entry(i)
+		if err != nil {
+			return err
+		}
+		if edits == nil {
+			edits = map[string][]byte{}
+		}
+		target := noIDKey
+		if t := pe.get("targetId"); t != nil {
+			target = rawKey(t)
+		}
+		r := pe.get("replacement")
+		if r == nil {
+			r = []byte{} // undefined: pi fails when it applies it
+		}
+		edits[target] = clone(r)
+	}
+	if err := begin(ctx); err != nil {
+		return err
+	}
+	failed := false
+	fail := func(i int, why string) {
+		if !failed {
+			failed = true
+			ctx.Warnings = append(ctx.Warnings, fmt.Sprintf("pi 1.5.2 fails to rebuild this context (line %d: %s); sessctl shows what it can", f.Entries[i].Line, why))
+		}
+	}
+	for k, i := range sel {
+		var msgs [][]byte
+		typ := f.Entries[i].Type()
+		switch {
+		case compaction >= 0 && k == 0:
+			if sm, _ := jsonl.Field(comp.line, "systemMessage"); jsonl.Truthy(sm) {
+				msgs = append(msgs, sm)
+			}
+			msgs = append(msgs, object(
+				Member{"role", str("compactionSummary")},
+				Member{"summary", comp.get("summary")},
+				Member{"tokensBefore", comp.get("tokensBefore")},
+				Member{"timestamp", jsTime(comp.get("timestamp"))},
+			))
+		case typ == "message" || typ == "custom_message" || typ == "branch_summary":
+			pe, err := lr.entry(i)
+			if err != nil {
+				return err
+			}
+			if m := piProject152(&pe); m != nil {
+				msgs = append(msgs, m)
+			} else if typ == "message" {
+				fail(i, "a message entry without a message object")
+				msgs = append(msgs, []byte("null"))
+			}
+		}
+		if len(msgs) == 0 {
+			continue
+		}
+		if r, ok := edits[f.Index.Nodes[i].ID]; ok {
+			if string(r) == "null" {
+				continue
+			}
+			for j, m := range msgs {
+				role, _ := jsonl.String(sub(m, "role"))
+				switch role {
+				case "user", "assistant", "toolResult", "custom":
+				default:
+					continue
+				}
+				if len(r) == 0 {
+					fail(i, "a context_edit without replacement targets it")
+					continue
+				}
+				content := sub(r, "content")
+				if s, ok := jsonl.String(content); ok && (role == "assistant" || role == "toolResult") {
+					content = object(Member{"type", str("text")}, Member{"text", str(s)})
+					content = append(append([]byte{'['}, content...), ']')
+				}
+				msgs[j] = setMember(m, "content", content)
+			}
+		}
+		for _, m := range msgs {
+			if err := emit(m, i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// piProject152 is what pi 1.5.2 makes of one message, custom_message or
+// branch_summary entry (sessionEntryToContextMessages), or nil when it makes
+// nothing (a message entry without a message object makes pi fail).
+func piProject152(pe *pathEntry) []byte {
+	switch pe.typ {
+	case "message":
+		m := pe.get("message")
+		if m == nil || string(m) == "null" {
+			return nil // reading its role throws
+		}
+		if m[0] != '{' {
+			return m // not an object: no role, kept as it is
+		}
+		role, _ := jsonl.String(sub(m, "role"))
+		c := sub(m, "content")
+		null := c == nil || string(c) == "null"
+		switch {
+		case role == "system" && null:
+			return setMember(m, "content", []byte(`""`))
+		case (role == "user" || role == "assistant" || role == "toolResult") && null:
+			return setMember(m, "content", []byte(`[]`))
+		}
+		return m
+	case "custom_message":
+		content := pe.get("content")
+		if content == nil || string(content) == "null" {
+			content = []byte("[]")
+		}
+		return object(
+			Member{"role", str("custom")},
+			Member{"customType", pe.get("customType")},
+			Member{"content", content},
+			Member{"display", pe.get("display")},
+			Member{"details", pe.get("details")},
+			Member{"timestamp", jsTime(pe.get("timestamp"))},
+		)
+	case "branch_summary":
+		if s := pe.get("summary"); jsonl.Truthy(s) {
+			return object(
+				Member{"role", str("branchSummary")},
+				Member{"summary", s},
+				Member{"fromId", pe.get("fromId")},
+				Member{"timestamp", jsTime(pe.get("timestamp"))},
+			)
+		}
+	}
+	return nil
+}
+
+// setMember is JavaScript's {...obj, [key]: val}: the member keeps its place
+// when obj has it (the last of repeated keys wins, at the first one's place),
+// or is appended; val nil (undefined) leaves it out.
+func setMember(obj []byte, key string, val []byte) []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	n := 0
+	put := func(k, v []byte) {
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		b.WriteByte('"')
+		b.Write(k)
+		b.WriteString(`":`)
+		b.Write(v)
+	}
+	done := false
+	seen := map[string]bool{}
+	var order [][]byte
+	vals := map[string][]byte{}
+	_ = jsonl.Members(obj, func(k, v []byte) bool {
+		ks := string(k)
+		if !seen[ks] {
+			seen[ks] = true
+			order = append(order, k)
+		}
+		vals[ks] = v
+		return true
+	})
+	for _, k := range order {
+		ks := string(k)
+		v := vals[ks]
+		if s, ok := jsonl.String(append(append([]byte{'"'}, k...), '"')); ok && s == key {
+			done = true
+			if val == nil {
+				continue
+			}
+			v = val
+		}
+		put(k, v)
+	}
+	if !done && val != nil {
+		kb, _ := json.Marshal(key)
+		put(kb[1:len(kb)-1], val)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// bomHidesLine reports (and records) that pi 1.5.2 cannot parse rec, the
+// first line, because it starts with a byte order mark: 1.5.2 decodes the
+// file without stripping it and JSON.parse rejects it, so the line is
+// skipped like a malformed one (0.73.1 trimmed it away; oh-my-pi and xcsh
+// decode with TextDecoder, which strips it). A mark before a blank line
+// changes nothing (JavaScript's trim removes U+FEFF).
+func (rd *reader) bomHidesLine(rec *jsonl.Record) bool {
+	if rd.f.PiVersion == Pi073 || rd.dialect == DialectOmp || rd.dialect == DialectXcsh {
+		return false
+	}
+	if rec.Kind != jsonl.Object && rec.Kind != jsonl.NonObject {
+		return false
+	}
+	// The file may still turn out to be oh-my-pi's: then it is read again.
+	rd.sensitive = true
+	rd.bomSkipped = true
+	msg := "file starts with a UTF-8 byte order mark: pi 1.5.2 cannot parse line 1 behind it and skips it"
+	if rec.Kind == jsonl.Object && rec.Str("type") == "session" || bytes.Contains(rec.Body(), []byte(`"session"`)) {
+		msg = "file starts with a UTF-8 byte order mark: pi 1.5.2 cannot parse the session header behind it, so it does not open the file (pi 0.73.1 ignored the mark)"
+	}
+	rd.f.add(problem.Problem{Code: problem.BOM, Severity: problem.Error, Line: rec.Line,
+		Message: msg, Fix: "sessctl repair removes it"})
+	return true
+}
+

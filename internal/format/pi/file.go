@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -150,6 +152,8 @@ type File struct {
 	// BlobDir is the blob store oh-my-pi and xcsh image references resolve
 	// against ("" when none was given or found beside the file).
 	BlobDir string
+	// PiVersion is the pi release whose loader rules apply (pi dialect).
+	PiVersion PiVersion
 
 	markers dialectMarkers
 }
@@ -164,6 +168,9 @@ type Options struct {
 	// BlobDir is the blob store for oh-my-pi and xcsh image references;
 	// "" uses the one beside the sessions folder (see BlobDir).
 	BlobDir string
+	// PiVersion picks the pi release whose loader rules apply to pi-dialect
+	// files ("" = the current release).
+	PiVersion PiVersion
 	// SizeHint is the expected file size, used to pre-size the index (Open
 	// sets it from the file).
 	SizeHint int64
@@ -238,9 +245,15 @@ type reader struct {
 	explicit  Dialect
 	// valueEndLine is the line a value without newline ended on (0 if none).
 	valueEndLine int
+	// bomSkipped is set when the first line was left out because pi 1.5.2
+	// does not parse a line that starts with a byte order mark.
+	bomSkipped bool
 	// parser parses, on demand, the few lines whose capture is not enough
 	// (header, title slot, labels, names, model changes) in capture mode.
 	parser fastjson.Parser
+	// sizeHint is the file size when known (0 otherwise): the entry arrays
+	// are grown to the count it predicts, not by doubling (see reserve).
+	sizeHint int64
 }
 
 // captured is what the indexing pass picks out of each line while
@@ -252,6 +265,7 @@ const (
 	capType = iota
 	capID
 	capParent
+	capMessage
 )
 
 // value returns the parsed object of rec, parsing it on demand in capture
@@ -272,11 +286,47 @@ func newReader(path string, opts Options, d Dialect) *reader {
 		hint = int(min(n, 1<<22))
 	}
 	f := &File{Path: path, Index: tree.New(tree.LastWins, hint), Labels: map[string]string{}, BlobDir: opts.BlobDir,
-		Entries: make([]Entry, 0, hint)}
+		Entries: make([]Entry, 0, hint), PiVersion: opts.PiVersion}
 	if f.BlobDir == "" {
 		f.BlobDir = BlobDir(path)
 	}
-	return &reader{f: f, dialect: d, intern: map[string]string{}, explicit: opts.Dialect}
+	return &reader{f: f, dialect: d, intern: map[string]string{}, explicit: opts.Dialect, sizeHint: opts.SizeHint}
+}
+
+// reserve makes room for more entries when the arrays are full, sized by
+// the entries per byte seen so far extrapolated to the whole file (plus an
+// eighth), so that a file of uniform lines is sized once or twice instead of
+// growing by a quarter at a time with a copy and a discarded array each time.
+// done is the number of bytes read so far.
+func (rd *reader) reserve(done int64) {
+	f := rd.f
+	n := len(f.Entries)
+	if n < cap(f.Entries) {
+		return
+	}
+	more := n/4 + 1024
+	if rd.sizeHint > done && done > 0 {
+		est := int64(float64(n) * float64(rd.sizeHint) / float64(done) * 1.125)
+		est = min(est, rd.sizeHint/2+16) // a line holding an entry has at least 2 bytes and its newline
+		if int(est)-n > more {
+			more = int(est) - n
+		}
+	}
+	f.Entries = slices.Grow(f.Entries, more)
+	f.Index.Grow(more)
+}
+
+// inRaw interns a raw JSON string value without allocating when it is
+// already known and holds no escapes ("" when raw is not a string).
+func (rd *reader) inRaw(raw []byte) string {
+	if n := len(raw); n >= 2 && raw[0] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
+		if s, ok := rd.intern[string(raw[1:n-1])]; ok {
+			return s
+		}
+		return rd.in(raw[1 : n-1])
+	}
+	t, _ := jsonl.String(raw)
+	return rd.in([]byte(t))
 }
 
 func (rd *reader) in(b []byte) string {
@@ -293,6 +343,9 @@ func (rd *reader) take(rec *jsonl.Record) {
 	f := rd.f
 	rd.size = rec.Offset + rec.Len()
 	if rec.BOM {
+		if rd.bomHidesLine(rec) {
+			return
+		}
 		f.add(problem.Problem{Code: problem.BOM, Severity: problem.Warning, Line: rec.Line,
 			Message: "file starts with a UTF-8 byte order mark", Fix: "sessctl repair removes it"})
 	}
@@ -349,9 +402,14 @@ func (rd *reader) take(rec *jsonl.Record) {
 				err = fmt.Errorf("an oh-my-pi title slot, which xcsh does not know: it finds no session header (and would replace the file with a new one)")
 			}
 			f.HeaderErr = fmt.Errorf("line %d: %w", rec.Line, err)
-			f.add(problem.Problem{Code: problem.MissingHeader, Severity: problem.Error, Line: rec.Line,
-				Message: "no valid session header: " + err.Error(),
-				Fix:     "sessctl repair --rebuild-header rebuilds it from the file name"})
+			if rd.bomSkipped {
+				// The BOM problem already says why and how to fix it.
+				f.HeaderErr = fmt.Errorf("line 1 starts with a UTF-8 byte order mark, so pi does not read it; the first line it reads (line %d) is not a session header", rec.Line)
+			} else {
+				f.add(problem.Problem{Code: problem.MissingHeader, Severity: problem.Error, Line: rec.Line,
+					Message: "no valid session header: " + err.Error(),
+					Fix:     "sessctl repair --rebuild-header rebuilds it from the file name"})
+			}
 		} else {
 			f.Header = h
 			if h.Title != "" {
@@ -375,6 +433,7 @@ func (rd *reader) take(rec *jsonl.Record) {
 				Message: fmt.Sprintf("line holds a JSON %s, not an object; the agent keeps it as an entry without id", nonObjectName(rec.Body())),
 				Fix:     "sessctl repair moves it to a .rejected.jsonl sidecar"})
 		}
+		rd.reserve(rec.Offset)
 		f.addEntry(Entry{Offset: rec.Offset, Len: rec.Len(), Line: int32(rec.Line), flags: flagNoID}, noIDKey, "", false)
 		return
 	}
@@ -382,16 +441,15 @@ func (rd *reader) take(rec *jsonl.Record) {
 	var hasID, nullID, hasParent bool
 	if rec.Value == nil && rec.Top != nil {
 		// capture mode: the fast path
-		t, _ := jsonl.String(rec.Top[capType])
-		typ = rd.in([]byte(t))
+		typ = rd.inRaw(rec.Top[capType])
 		if raw := rec.Top[capID]; raw != nil {
 			id, hasID, nullID = rawKey(raw), true, string(raw) == "null"
 		}
 		if raw := rec.Top[capParent]; raw != nil && jsonl.Truthy(raw) {
 			parent, hasParent = rawKey(raw), true
 		}
-		if r, ok := jsonl.String(rec.Sub[0]); ok && typ == "message" {
-			role = rd.in([]byte(r))
+		if typ == "message" {
+			role = rd.inRaw(rec.Sub[0])
 		}
 	} else {
 		v := rec.Value
@@ -444,11 +502,9 @@ func (rd *reader) take(rec *jsonl.Record) {
 			delete(f.Labels, target)
 		}
 	case "session_info":
-		if s, ok := valueString(jsonl.Get(v, "name")); ok {
-			if t := strings.TrimSpace(s); t != "" {
-				f.Name = t
-			}
-		}
+		// The latest session_info wins; an empty or absent name clears it.
+		s, _ := valueString(jsonl.Get(v, "name"))
+		f.Name = jsTrim(s)
 	case "context_change", "profile_change":
 		f.markers.xcsh = true
 	case "model_change":
@@ -459,6 +515,7 @@ func (rd *reader) take(rec *jsonl.Record) {
 		"title_change", "reset_boundary", "credential_pin", "model_usage", "archive":
 		f.markers.omp = true
 	}
+	rd.reserve(rec.Offset)
 	f.addEntry(e, id, parent, hasParent)
 }
 
@@ -506,6 +563,7 @@ func (f *File) addEntry(e Entry, id, parent string, hasParent bool) {
 	if !hasParent {
 		parent = "" // null, "", 0 and false are no parent (JavaScript truthiness)
 	}
+
 	f.Entries = append(f.Entries, e)
 	f.Index.Add(tree.Node{ID: id, Parent: parent, HasParent: hasParent, Line: e.Line})
 }
@@ -633,23 +691,29 @@ func pathDialect(path string) Dialect {
 // structuralProblems adds the tree-level findings.
 func (f *File) structuralProblems() {
 	x := f.Index
-	for _, id := range x.Duplicates() {
-		if id == noIDKey {
-			continue
-		}
-		var lines []string
-		first := 0
-		for i := range x.Nodes {
-			if x.Nodes[i].ID == id {
-				if first == 0 {
-					first = int(x.Nodes[i].Line)
-				}
-				lines = append(lines, fmt.Sprint(x.Nodes[i].Line))
+	if dups := x.Duplicates(); len(dups) > 0 {
+		// The lines of every duplicated id in one pass over the nodes.
+		lines := make(map[string][]string, len(dups))
+		for _, id := range dups {
+			if id != noIDKey {
+				lines[id] = nil
 			}
 		}
-		f.add(problem.Problem{Code: problem.DuplicateID, Severity: problem.Error, Line: first, ID: displayID(id),
-			Message: fmt.Sprintf("id %s is used by lines %s; the agent keeps only the last", displayID(id), strings.Join(lines, ", ")),
-			Fix:     "sessctl repair gives the earlier entries fresh ids"})
+		for i := range x.Nodes {
+			if l, ok := lines[x.Nodes[i].ID]; ok {
+				lines[x.Nodes[i].ID] = append(l, fmt.Sprint(x.Nodes[i].Line))
+			}
+		}
+		for _, id := range dups {
+			if id == noIDKey {
+				continue
+			}
+			l := lines[id]
+			first, _ := strconv.Atoi(l[0])
+			f.add(problem.Problem{Code: problem.DuplicateID, Severity: problem.Error, Line: first, ID: displayID(id),
+				Message: fmt.Sprintf("id %s is used by lines %s; the agent keeps only the last", displayID(id), strings.Join(l, ", ")),
+				Fix:     "sessctl repair gives the earlier entries fresh ids"})
+		}
 	}
 	noID := 0
 	for i := range f.Entries {
@@ -679,9 +743,9 @@ func (f *File) structuralProblems() {
 			Message: fmt.Sprintf("parent %s does not exist; history above this entry is lost to the agent", displayID(x.Nodes[i].Parent)),
 			Fix:     "sessctl repair re-links it"})
 	}
-	if roots := x.Roots(); len(roots) > 1 {
-		f.add(problem.Problem{Code: problem.SeveralRoots, Severity: problem.Info, Line: int(x.Nodes[roots[1]].Line),
-			Message: fmt.Sprintf("%d roots (new conversation trees in one file are normal)", len(roots))})
+	if n, second := x.CountRoots(); n > 1 {
+		f.add(problem.Problem{Code: problem.SeveralRoots, Severity: problem.Info, Line: int(x.Nodes[second].Line),
+			Message: fmt.Sprintf("%d roots (new conversation trees in one file are normal)", n)})
 	}
 }
 

@@ -20,15 +20,16 @@ import (
 
 // ListInfoVersion changes whenever ListInfo's results change for the same
 // bytes, so that caches of older results are thrown away.
-const ListInfoVersion = 2
+const ListInfoVersion = 3
 
 // MaxFirstMessage caps the first user message kept for listings, in bytes.
 // Longer texts are cut at a rune boundary and end with "…".
 const MaxFirstMessage = 16 << 10
 
 // ListInfo is the listing summary of one pi-family session file, computed as
-// pi 0.73.1's session picker computes its rows (buildSessionInfo), plus the
-// problems seen on the way.
+// pi 1.5.2's session picker computes its rows (buildSessionInfo), plus the
+// problems seen on the way. Unlike pi, a file its picker fails on (a
+// message whose content is null) is listed, with the problem counted.
 type ListInfo struct {
 	// ID is the header's id ("" when the file has no header or the id is not a string).
 	ID string
@@ -61,7 +62,8 @@ type ListInfo struct {
 	Entries int
 	// Problems counts what the reader saw, by problem code: torn-tail,
 	// malformed-line, nul-run, non-object-line, missing-header,
-	// orphaned-parent.
+	// orphaned-parent, bom (pi 1.5.2 skips the first line behind it),
+	// listing-fails (pi 1.5.2's picker throws on the file).
 	Problems map[string]int
 
 	// recheck is set when the file holds something oh-my-pi and xcsh read
@@ -191,13 +193,21 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 		}
 		ls.line++
 		body := raw
-		if ls.line == 1 && bytes.HasPrefix(body, jsonl.BOM) {
+		bom := ls.line == 1 && bytes.HasPrefix(body, jsonl.BOM)
+		if bom {
 			body = body[len(jsonl.BOM):]
 		}
 		if n := len(body); n > 0 && body[n-1] == '\r' {
 			body = body[:n-1]
 		}
 		kind := classify(&val, body, nl)
+		if bom && (kind == jsonl.Object || kind == jsonl.NonObject) {
+			// pi 1.5.2 does not strip the mark: JSON.parse fails on the
+			// line and it is skipped (oh-my-pi and xcsh strip it: recheck).
+			problems[problem.BOM]++
+			li.recheck = true
+			continue
+		}
 		switch kind {
 		case jsonl.Blank:
 			continue
@@ -270,10 +280,18 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 			li.Messages++
 			m := f[kMessage]
 			if len(m) == 0 || m[0] != '{' {
+				if len(m) == 0 || m[0] != '[' {
+					problems[CodeListingFails]++ // pi reads `"content" in message`: it throws
+				}
 				continue
 			}
 			mf := val.msg
 			role := word(mf[mRole])
+			if c := mf[mContent]; c != nil && (string(role) == "user" || string(role) == "assistant") && c[0] != '"' && c[0] != '[' {
+				// pi 1.5.2's listing reads content.filter: it throws and the
+				// session vanishes from its list. sessctl lists it and says so.
+				problems[CodeListingFails]++
+			}
 			if mf[mContent] == nil || (string(role) != "user" && string(role) != "assistant") {
 				continue
 			}
@@ -297,7 +315,7 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 			}
 		case "session_info":
 			s, _ := jsonl.String(f[kName])
-			sessionName = strings.TrimSpace(s)
+			sessionName = jsTrim(s)
 		case "title_change":
 			if s, ok := jsonl.String(f[kTitle]); ok {
 				changeTitle = s
