@@ -740,4 +740,3 @@ func (rd *reader) bomHidesLine(rec *jsonl.Record) bool {
 		Message: msg, Fix: "sessctl repair removes it"})
 	return true
 }
-
