@@ -1,0 +1,311 @@
+package search
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sessctl/sessctl/internal/sessfmt"
+)
+
+// Target is one session to search, with what the caller already knows of
+// it (from the list cache); empty fields are filled from the session's Meta
+// when it is opened.
+type Target struct {
+	Ref   sessfmt.Ref
+	Agent string
+	ID    string
+	Title string
+}
+
+// Config is one search.
+type Config struct {
+	Matcher *Matcher
+	// Kinds are the kinds of text searched (0: sessfmt.TextDefault).
+	Kinds sessfmt.TextKind
+	// Roles, when set, keep only texts of these roles (see RoleMatches).
+	Roles []string
+	// ActiveOnly keeps only entries on the active path.
+	ActiveOnly bool
+	// FirstOnly stops at a session's first hit (list the sessions only).
+	FirstOnly bool
+	// Open opens a session (the registry's OpenRef).
+	Open func(sessfmt.Ref) (sessfmt.Session, error)
+	// Workers is how many sessions are searched at once (0: every core).
+	Workers int
+	// Context is how many bytes of text a snippet shows around its match
+	// (0: 60).
+	Context int
+}
+
+// Hit is one text of an entry that holds the pattern.
+type Hit struct {
+	Agent   string     `json:"agent"`
+	Session string     `json:"session"` // the ref every command accepts
+	ID      string     `json:"id"`
+	ShortID string     `json:"shortId"`
+	Title   string     `json:"title"`
+	EntryID string     `json:"entryId,omitempty"`
+	Line    int        `json:"line,omitempty"`
+	Role    string     `json:"role,omitempty"`
+	Kind    string     `json:"kind"`
+	Tool    string     `json:"tool,omitempty"`
+	Time    *time.Time `json:"time"`
+	OnPath  bool       `json:"onPath"`
+	Matches int        `json:"matches"`
+	Snippet string     `json:"snippet"`
+	Spans   [][2]int   `json:"spans"` // byte offsets of the matches in Snippet
+}
+
+// Result is what one session gave.
+type Result struct {
+	Target Target
+	Hits   []Hit
+	// Opened says the session was decoded (its raw bytes had candidates).
+	Opened bool
+	Err    error
+}
+
+// errStop ends a session's walk early (FirstOnly).
+var errStop = errors.New("stop")
+
+// Run searches the targets in parallel and calls emit with each session's
+// result in the order of targets (sessions without hits included, so a
+// caller can count them). An error from emit stops the search.
+func Run(cfg Config, targets []Target, emit func(*Result) error) error {
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers > len(targets) {
+		workers = len(targets)
+	}
+	if cfg.Kinds == 0 {
+		cfg.Kinds = sessfmt.TextDefault
+	}
+	type done struct {
+		i int
+		r *Result
+	}
+	jobs := make(chan int)
+	out := make(chan done, workers)
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 1<<20)
+			for i := range jobs {
+				r := searchOne(&cfg, targets[i], buf)
+				select {
+				case out <- done{i, r}:
+				case <-quit:
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range targets {
+			select {
+			case jobs <- i:
+			case <-quit:
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(out) }()
+	pending := map[int]*Result{}
+	next := 0
+	var err error
+	for d := range out {
+		if err != nil {
+			continue
+		}
+		pending[d.i] = d.r
+		for {
+			r, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			if e := emit(r); e != nil {
+				err = e
+				close(quit)
+				break
+			}
+		}
+	}
+	return err
+}
+
+func searchOne(cfg *Config, t Target, buf []byte) *Result {
+	res := &Result{Target: t}
+	pre := cfg.Matcher.Prefilter()
+	var lines []int
+	if pre != nil && t.Ref.ID == "" {
+		f, err := os.Open(t.Ref.Path)
+		if err != nil {
+			res.Err = err
+			return res
+		}
+		err = pre.ScanLines(f, buf, func(l int) error { lines = append(lines, l); return nil })
+		f.Close()
+		if err != nil {
+			res.Err = err
+			return res
+		}
+		if len(lines) == 0 {
+			return res
+		}
+	}
+	s, err := cfg.Open(t.Ref)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	defer s.Close()
+	res.Opened = true
+	tx, ok := s.(sessfmt.Texter)
+	if !ok {
+		res.Err = sessfmt.Unsupported(s, "search")
+		return res
+	}
+	meta := s.Meta()
+	ref := s.Ref()
+	if t.Agent == "" {
+		t.Agent = ref.Agent
+		if t.Agent == "" {
+			t.Agent = meta.Agent
+		}
+	}
+	if t.ID == "" {
+		t.ID = meta.ID
+	}
+	if t.Title == "" {
+		t.Title = meta.Title
+	}
+	res.Target = t
+	opts := sessfmt.TextOptions{Kinds: cfg.Kinds}
+	if pre != nil {
+		opts.Candidate = func(line int, raw []byte) bool {
+			if line > 0 && lines != nil {
+				i := sort.SearchInts(lines, line)
+				return i < len(lines) && lines[i] == line
+			}
+			return pre.Candidate(raw)
+		}
+	}
+	width := cfg.Context
+	if width <= 0 {
+		width = 60
+	}
+	err = tx.Texts(opts, func(x *sessfmt.Text) error {
+		if x.Kind&cfg.Kinds == 0 || (cfg.ActiveOnly && !x.OnPath) || !RoleMatches(cfg.Roles, x.Role) {
+			return nil
+		}
+		spans, total := cfg.Matcher.Find(x.Text, 0)
+		if total == 0 {
+			return nil
+		}
+		h := Hit{
+			Agent: t.Agent, Session: ref.String(), ID: t.ID, ShortID: short(t.ID), Title: t.Title,
+			EntryID: x.EntryID, Line: x.Line, Role: x.Role, Kind: x.Kind.String(), Tool: x.Tool,
+			OnPath: x.OnPath, Matches: total,
+		}
+		if !x.Time.IsZero() {
+			tm := x.Time
+			h.Time = &tm
+		}
+		h.Snippet, h.Spans = Snippet(x.Text, spans, width)
+		res.Hits = append(res.Hits, h)
+		if cfg.FirstOnly {
+			return errStop
+		}
+		return nil
+	})
+	if err != nil && err != errStop {
+		res.Err = err
+	}
+	return res
+}
+
+func short(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// RoleMatches reports whether role is one of roles (none: every role).
+// "tool" also names the tool-result roles of every agent (toolResult,
+// tool_result), and comparison ignores case.
+func RoleMatches(roles []string, role string) bool {
+	if len(roles) == 0 {
+		return true
+	}
+	for _, r := range roles {
+		if strings.EqualFold(r, role) {
+			return true
+		}
+		if strings.EqualFold(r, "tool") && (strings.EqualFold(role, "toolResult") || strings.EqualFold(role, "tool_result")) {
+			return true
+		}
+	}
+	return false
+}
+
+// Snippet cuts text around its first match: up to width bytes before it and
+// enough after to show it with some context, on whole characters. spans are
+// the matches' offsets in text; the returned spans are those (in part)
+// inside the snippet, in its offsets.
+func Snippet(text string, spans [][2]int, width int) (string, [][2]int) {
+	if len(spans) == 0 {
+		return "", nil
+	}
+	first := spans[0]
+	start := first[0] - width/2
+	if start < 0 {
+		start = 0
+	}
+	// Prefer starting at a line start within the window.
+	if i := strings.LastIndexByte(text[start:first[0]], '\n'); i >= 0 {
+		start += i + 1
+	}
+	end := first[1] + width
+	if end > len(text) {
+		end = len(text)
+	}
+	if i := strings.IndexByte(text[first[1]:end], '\n'); i >= 0 {
+		end = first[1] + i
+	}
+	for start > 0 && !utf8.RuneStart(text[start]) {
+		start--
+	}
+	for end < len(text) && !utf8.RuneStart(text[end]) {
+		end++
+	}
+	var out [][2]int
+	for _, s := range spans {
+		a, b := s[0], s[1]
+		if b <= start || a >= end {
+			continue
+		}
+		if a < start {
+			a = start
+		}
+		if b > end {
+			b = end
+		}
+		out = append(out, [2]int{a - start, b - start})
+	}
+	return text[start:end], out
+}

@@ -1,0 +1,144 @@
+// Package search finds a pattern in the text a person reads in a session
+// (JSON-decoded), fast: a raw-byte prefilter picks the candidate lines of a
+// file, only those are decoded (through the session's Texter capability),
+// and the pattern is matched exactly on the decoded text. Files are searched
+// in parallel.
+package search
+
+import (
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"unicode/utf8"
+)
+
+// Options say how a pattern is read.
+type Options struct {
+	// Regexp reads the pattern as a Go (RE2) regular expression; otherwise it
+	// is a fixed string.
+	Regexp bool
+	// IgnoreCase matches letters of either case (Unicode simple folding, as
+	// Go's (?i)).
+	IgnoreCase bool
+}
+
+// Matcher matches one pattern on decoded text.
+type Matcher struct {
+	lit string         // fixed string, case-sensitive (re == nil)
+	re  *regexp.Regexp // everything else
+	pre *Prefilter
+}
+
+// Compile reads pattern. An empty pattern is refused: it would match every
+// text.
+func Compile(pattern string, o Options) (*Matcher, error) {
+	if pattern == "" {
+		return nil, fmt.Errorf("empty pattern")
+	}
+	if !utf8.ValidString(pattern) {
+		return nil, fmt.Errorf("pattern is not valid UTF-8")
+	}
+	m := &Matcher{}
+	if !o.Regexp {
+		if o.IgnoreCase {
+			m.re = regexp.MustCompile("(?i)" + regexp.QuoteMeta(pattern))
+		} else {
+			m.lit = pattern
+		}
+		m.pre = newPrefilter(pattern, o.IgnoreCase)
+		return m, nil
+	}
+	expr := pattern
+	if o.IgnoreCase {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	if re.MatchString("") {
+		return nil, fmt.Errorf("pattern %q matches the empty string, so it would match every text", pattern)
+	}
+	m.re = re
+	if lit, fold, ok := requiredLiteral(expr); ok {
+		m.pre = newPrefilter(lit, fold)
+	}
+	return m, nil
+}
+
+// Prefilter is the raw-byte prefilter, nil when the pattern has no literal
+// that every match must contain (then every record is a candidate).
+func (m *Matcher) Prefilter() *Prefilter { return m.pre }
+
+// Find returns the byte spans of the non-overlapping matches in text, at
+// most max of them (max <= 0: all), and how many there are in all.
+func (m *Matcher) Find(text string, max int) (spans [][2]int, total int) {
+	if m.re != nil {
+		all := m.re.FindAllStringIndex(text, -1)
+		for _, s := range all {
+			if max <= 0 || len(spans) < max {
+				spans = append(spans, [2]int{s[0], s[1]})
+			}
+		}
+		return spans, len(all)
+	}
+	for off := 0; ; {
+		i := strings.Index(text[off:], m.lit)
+		if i < 0 {
+			return spans, total
+		}
+		total++
+		if max <= 0 || len(spans) < max {
+			spans = append(spans, [2]int{off + i, off + i + len(m.lit)})
+		}
+		off += i + len(m.lit)
+	}
+}
+
+// Match reports whether text holds a match.
+func (m *Matcher) Match(text string) bool {
+	if m.re != nil {
+		return m.re.MatchString(text)
+	}
+	return strings.Contains(text, m.lit)
+}
+
+// requiredLiteral finds the longest literal that every match of expr must
+// contain: the expression itself when it is a literal, else the longest
+// literal piece of a top-level concatenation. fold says the literal is
+// matched case-insensitively.
+func requiredLiteral(expr string) (lit string, fold bool, ok bool) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return "", false, false
+	}
+	re = re.Simplify()
+	for re.Op == syntax.OpCapture && len(re.Sub) == 1 {
+		re = re.Sub[0]
+	}
+	best := (*syntax.Regexp)(nil)
+	consider := func(r *syntax.Regexp) {
+		if r.Op == syntax.OpLiteral && (best == nil || len(string(r.Rune)) > len(string(best.Rune))) {
+			best = r
+		}
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		consider(re)
+	case syntax.OpConcat:
+		for _, s := range re.Sub {
+			for s.Op == syntax.OpCapture && len(s.Sub) == 1 {
+				s = s.Sub[0]
+			}
+			if s.Op == syntax.OpPlus && len(s.Sub) == 1 {
+				s = s.Sub[0] // x+ holds x
+			}
+			consider(s)
+		}
+	}
+	if best == nil {
+		return "", false, false
+	}
+	return string(best.Rune), best.Flags&syntax.FoldCase != 0, true
+}

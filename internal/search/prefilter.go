@@ -1,0 +1,394 @@
+package search
+
+import (
+	"bytes"
+	"io"
+	"unicode/utf8"
+)
+
+// Prefilter picks, from raw JSON bytes, the records that may hold a match
+// on their decoded text. It never drops a record that could match:
+//
+//   - It looks for the longest run S of the literal that JSON writers store
+//     as is: no '"', '\\' or control characters (always escaped), and, when
+//     folding case, ASCII only (a non-ASCII letter's other case is other
+//     bytes). With case folding the comparison is ASCII-case-insensitive.
+//   - A writer may still escape any character as \uXXXX (Go escapes < > &,
+//     Python everything past ASCII) and '/' as \/: a record holding such an
+//     escape of a character of S is a candidate too ("alarm").
+//   - Case folding also maps K (U+212A, Kelvin) to k and ſ (U+017F) to s: if
+//     S holds k or s, a record holding either (raw or escaped) is a candidate.
+//
+// A pattern with no such run gets no prefilter (Compile returns nil).
+type Prefilter struct {
+	s      []byte // the run, lowered when fold
+	fold   bool
+	rare   int           // index in s of the byte searched first
+	danger map[rune]bool // characters of s (both cases when fold)
+	slash  bool          // s holds '/'
+	ks     bool          // fold and s holds k or s
+	alarms [][]byte      // extra raw sequences that make a candidate
+	maxAlm int           // longest alarm sequence
+	_      [0]func()     // not comparable
+}
+
+func plainByte(c byte, fold bool) bool {
+	if c < 0x20 || c == '"' || c == '\\' || c == 0x7f {
+		return false
+	}
+	if fold && c >= 0x80 {
+		return false
+	}
+	return true
+}
+
+func newPrefilter(lit string, fold bool) *Prefilter {
+	// Longest run of plain bytes; runs are cut at whole characters.
+	bestStart, bestLen := 0, 0
+	start := 0
+	for i := 0; i <= len(lit); {
+		if i == len(lit) {
+			if i-start > bestLen {
+				bestStart, bestLen = start, i-start
+			}
+			break
+		}
+		r, size := utf8.DecodeRuneInString(lit[i:])
+		plain := true
+		for j := 0; j < size; j++ {
+			if !plainByte(lit[i+j], fold) {
+				plain = false
+			}
+		}
+		if r == 0x2028 || r == 0x2029 { // escaped by some writers; alarms cover it below
+			plain = true
+		}
+		if !plain {
+			if i-start > bestLen {
+				bestStart, bestLen = start, i-start
+			}
+			start = i + size
+		}
+		i += size
+	}
+	if bestLen == 0 {
+		return nil
+	}
+	s := []byte(lit[bestStart : bestStart+bestLen])
+	p := &Prefilter{fold: fold, danger: map[rune]bool{}}
+	for _, r := range string(s) {
+		p.danger[r] = true
+		if fold && r < 0x80 {
+			p.danger[toLowerRune(r)] = true
+			p.danger[toUpperRune(r)] = true
+		}
+		if r == '/' {
+			p.slash = true
+		}
+		if fold && (r == 'k' || r == 'K' || r == 's' || r == 'S') {
+			p.ks = true
+		}
+	}
+	if fold {
+		for i, c := range s {
+			s[i] = lower(c)
+		}
+	}
+	p.s = s
+	p.rare = rarest(s)
+	if p.ks {
+		p.alarms = append(p.alarms, []byte("\u212a"), []byte("\u017f"))
+	}
+	p.maxAlm = 12 // \uD83D\uDE00
+	for _, a := range p.alarms {
+		if len(a) > p.maxAlm {
+			p.maxAlm = len(a)
+		}
+	}
+	return p
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 32
+	}
+	return c
+}
+
+func toLowerRune(r rune) rune {
+	if 'A' <= r && r <= 'Z' {
+		return r + 32
+	}
+	return r
+}
+
+func toUpperRune(r rune) rune {
+	if 'a' <= r && r <= 'z' {
+		return r - 32
+	}
+	return r
+}
+
+// rarest picks the byte of s least frequent in typical transcripts (JSON,
+// English, code), so that the first search step stops rarely.
+func rarest(s []byte) int {
+	best, bestRank := 0, 1<<30
+	for i, c := range s {
+		if r := byteRank(c); r < bestRank {
+			best, bestRank = i, r
+		}
+	}
+	return best
+}
+
+// byteRank is a rough frequency rank: higher is more common.
+func byteRank(c byte) int {
+	const common = " etaoinsrhldcumfpgwybvkxjqz"
+	c = lower(c)
+	switch {
+	case c >= 0x80:
+		return 5
+	case c == '"' || c == ':' || c == ',' || c == '{' || c == '}':
+		return 200
+	case c >= '0' && c <= '9':
+		return 60
+	}
+	for i := 0; i < len(common); i++ {
+		if common[i] == c {
+			return 100 - i
+		}
+	}
+	return 20
+}
+
+// Literal is the run of the pattern the prefilter looks for (lowered when
+// case is folded).
+func (p *Prefilter) Literal() string { return string(p.s) }
+
+// Candidate reports whether the raw record may hold a match.
+func (p *Prefilter) Candidate(raw []byte) bool {
+	return p.next(raw, 0) >= 0 || p.alarm(raw) >= 0
+}
+
+// next returns the index of the first occurrence of s in b at or after
+// from, or -1.
+func (p *Prefilter) next(b []byte, from int) int {
+	s := p.s
+	if !p.fold {
+		if from > len(b) {
+			return -1
+		}
+		i := bytes.Index(b[from:], s)
+		if i < 0 {
+			return -1
+		}
+		return from + i
+	}
+	rc := s[p.rare]
+	uc := rc
+	if 'a' <= rc && rc <= 'z' {
+		uc = rc - 32
+	}
+	// i: candidate position of the rare byte.
+	nextL, nextU := -2, -2
+	pos := from + p.rare
+	for {
+		if pos >= len(b) {
+			return -1
+		}
+		if nextL != -1 && nextL < pos {
+			nextL = indexFrom(b, rc, pos)
+		}
+		if uc != rc && nextU != -1 && nextU < pos {
+			nextU = indexFrom(b, uc, pos)
+		}
+		at := nextL
+		if uc != rc && nextU >= 0 && (at < 0 || nextU < at) {
+			at = nextU
+		}
+		if at < 0 {
+			return -1
+		}
+		start := at - p.rare
+		if start >= from && start+len(s) <= len(b) && foldEqual(b[start:start+len(s)], s) {
+			return start
+		}
+		pos = at + 1
+	}
+}
+
+func indexFrom(b []byte, c byte, from int) int {
+	if from >= len(b) {
+		return -1
+	}
+	i := bytes.IndexByte(b[from:], c)
+	if i < 0 {
+		return -1
+	}
+	return from + i
+}
+
+// foldEqual compares b with the lowered s, ASCII-case-insensitively.
+func foldEqual(b, s []byte) bool {
+	for i := range s {
+		if lower(b[i]) != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// alarm returns the index of the first escape or sequence in b that may
+// decode to a character of s, or -1.
+func (p *Prefilter) alarm(b []byte) int {
+	best := -1
+	for _, a := range p.alarms {
+		if i := bytes.Index(b, a); i >= 0 && (best < 0 || i < best) {
+			best = i
+		}
+	}
+	if p.slash {
+		if i := bytes.Index(b, []byte(`\/`)); i >= 0 && (best < 0 || i < best) {
+			best = i
+		}
+	}
+	for off := 0; off < len(b); {
+		i := bytes.Index(b[off:], []byte(`\u`))
+		if i < 0 {
+			break
+		}
+		at := off + i
+		if best >= 0 && at > best {
+			break
+		}
+		if r, ok := unicodeEscape(b[at:]); ok && p.escapedDanger(r) {
+			return at
+		}
+		off = at + 2
+	}
+	return best
+}
+
+func (p *Prefilter) escapedDanger(r rune) bool {
+	if p.danger[r] {
+		return true
+	}
+	return p.ks && (r == 0x212a || r == 0x17f)
+}
+
+// unicodeEscape decodes \uXXXX (and a following low surrogate) at b.
+func unicodeEscape(b []byte) (rune, bool) {
+	r, ok := hex4(b)
+	if !ok {
+		return 0, false
+	}
+	if r >= 0xd800 && r < 0xdc00 && len(b) >= 12 && b[6] == '\\' && b[7] == 'u' {
+		if lo, ok := hex4(b[6:]); ok && lo >= 0xdc00 && lo < 0xe000 {
+			return (r-0xd800)<<10 + (lo - 0xdc00) + 0x10000, true
+		}
+	}
+	return r, true
+}
+
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[2:6] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// ScanLines reads a JSONL stream and calls fn with the 1-based number of
+// each line that may hold a match, in order, once per line. It holds no
+// line whole: memory is the buffer, whatever the line lengths.
+func (p *Prefilter) ScanLines(r io.Reader, buf []byte, fn func(line int) error) error {
+	keep := len(p.s) - 1
+	if p.maxAlm-1 > keep {
+		keep = p.maxAlm - 1
+	}
+	if len(buf) < 2*keep+4096 {
+		buf = make([]byte, 2*keep+1<<20)
+	}
+	n := 0        // bytes in buf
+	line := 1     // line number of buf[0]
+	lastLine := 0 // last line reported
+	for {
+		m, err := io.ReadFull(r, buf[n:])
+		n += m
+		eof := err == io.EOF || err == io.ErrUnexpectedEOF
+		if err != nil && !eof {
+			return err
+		}
+		b := buf[:n]
+		// Positions are turned into line numbers by counting newlines from
+		// a moving mark.
+		mark, markLine := 0, line
+		lineOf := func(pos int) int {
+			markLine += bytes.Count(b[mark:pos], []byte{'\n'})
+			mark = pos
+			return markLine
+		}
+		report := func(pos int) (next int, err error) {
+			l := lineOf(pos)
+			if l > lastLine {
+				lastLine = l
+				if err := fn(l); err != nil {
+					return 0, err
+				}
+			}
+			nl := bytes.IndexByte(b[pos:], '\n')
+			if nl < 0 {
+				return len(b), nil
+			}
+			return pos + nl + 1, nil
+		}
+		// Literal hits and alarms, merged in order; each is looked up again
+		// only once the scan has passed it.
+		nextLit, nextAlm := -2, -2
+		for off := 0; off < len(b); {
+			if nextLit != -1 && nextLit < off {
+				nextLit = p.next(b, off)
+			}
+			if nextAlm != -1 && nextAlm < off {
+				if nextAlm = p.alarm(b[off:]); nextAlm >= 0 {
+					nextAlm += off
+				}
+			}
+			i := nextLit
+			if i < 0 || (nextAlm >= 0 && nextAlm < i) {
+				i = nextAlm
+			}
+			if i < 0 {
+				break
+			}
+			next, err := report(i)
+			if err != nil {
+				return err
+			}
+			off = next
+		}
+		if eof {
+			return nil
+		}
+		// Carry the last keep bytes (a match may straddle the cut).
+		cut := n - keep
+		if cut < 0 {
+			cut = 0
+		}
+		line = lineOf(cut)
+		copy(buf, buf[cut:n])
+		n -= cut
+	}
+}
