@@ -91,6 +91,10 @@ func (f *File) pathProblems() []problem.Problem {
 		switch e.Type() {
 		case "message":
 			m, _ := jsonl.Field(line, "message")
+			if p, bad := listingFails(m); bad && f.Dialect == DialectPi {
+				ps = append(ps, problem.Problem{Code: CodeListingFails, Severity: problem.Warning, Line: int(e.Line), ID: f.DisplayID(i),
+					Message: p + ": pi 1.5.2's session list fails on the file, so the session is missing from /resume"})
+			}
 			switch e.Role() {
 			case "assistant":
 				content, _ := jsonl.Field(m, "content")
@@ -117,6 +121,9 @@ func (f *File) pathProblems() []problem.Problem {
 		case "compaction":
 			fk, ok := jsonl.Field(line, "firstKeptEntryId")
 			id, isStr := jsonl.String(fk)
+			if ok && isStr && id == f.Index.Nodes[i].ID && f.Dialect == DialectPi {
+				break // its own id: pi 1.5.2's way of saying "keep nothing"
+			}
 			pos, on := -1, false
 			if j, ok := f.Index.Lookup(id); ok && posOf[j] > 0 {
 				pos, on = int(posOf[j])-1, true
@@ -232,3 +239,35 @@ func (f *File) blobProblems(dir string) []problem.Problem {
 }
 
 func shortHash(h blob.Hash) string { return strings.TrimPrefix(h.Ref(), blob.RefPrefix)[:12] }
+
+// listingFails says why pi 1.5.2's session list throws on a message entry's
+// message (raw, nil when absent): it is not an object, or it is a user or
+// assistant message whose content is neither a string nor an array.
+func listingFails(m []byte) (string, bool) {
+	if len(m) == 0 || string(m) == "null" {
+		return "a message entry without a message", true
+	}
+	switch m[0] {
+	case '[':
+		return "", false
+	case '{':
+	default:
+		return "a message entry whose message is not an object", true
+	}
+	role, _ := jsonl.String(sub(m, "role"))
+	if role != "user" && role != "assistant" {
+		return "", false
+	}
+	c := sub(m, "content")
+	if c == nil || c[0] == '"' || c[0] == '[' {
+		return "", false
+	}
+	return fmt.Sprintf("a %s message with content %s", role, clipRaw(c)), true
+}
+
+func clipRaw(b []byte) string {
+	if len(b) > 20 {
+		return string(b[:20]) + "…"
+	}
+	return string(b)
+}

@@ -85,8 +85,15 @@ func (f *File) CompactView(leaf int) (*model.CompactView, error) {
 		if p, ok := pos[c.FirstKeptID]; ok && p < k && c.FirstKeptID != "" {
 			keptStart = p
 			c.KeptOnPath = true
+		} else if c.FirstKeptID != "" && c.FirstKeptID == c.ID {
+			c.Notes = append(c.Notes, "firstKeptEntryId is the compaction's own id (pi 1.5.2's default): nothing from before it is kept")
 		} else {
 			c.Notes = append(c.Notes, "firstKeptEntryId is not on the path before the compaction: nothing from before it is kept")
+		}
+		if f.Dialect == DialectPi && f.PiVersion != Pi073 {
+			if sm, _ := jsonl.Field(line, "systemMessage"); jsonl.Truthy(sm) {
+				c.Notes = append(c.Notes, "the context starts with the system prompt stored with the compaction (systemMessage)")
+			}
 		}
 		c.Hidden = rng(0, keptStart)
 		c.Kept = rng(keptStart, k)

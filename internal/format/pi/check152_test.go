@@ -1,0 +1,89 @@
+package pi
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/sessctl/sessctl/internal/problem"
+	"github.com/stretchr/testify/require"
+)
+
+func codes(ps []problem.Problem) map[string]int {
+	m := map[string]int{}
+	for _, p := range ps {
+		m[p.Code]++
+	}
+	return m
+}
+
+// A compaction whose firstKeptEntryId is its own id is pi 1.5.2's default
+// ("keep nothing"), not a broken pointer.
+func TestCheckCompactionOwnID(t *testing.T) {
+	for _, p := range []string{
+		filepath.Join(v152, "sessions", "107-compaction-default-kept.jsonl"),
+		filepath.Join(v152, "hand", "compaction-self-kept.jsonl"),
+	} {
+		f, err := Open(p, Options{})
+		require.NoError(t, err)
+		require.Zero(t, codes(f.Check(CheckOptions{}))[CodeCompactionKeptOff], p)
+	}
+}
+
+// No file pi 1.5.2 wrote itself has an error (the random sessions do pass
+// off-path firstKeptEntryIds to appendCompaction, which warns rightly).
+func TestCheckPi152SessionsClean(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(v152, "sessions", "*.jsonl"))
+	if len(files) == 0 {
+		t.Skip("no 1.5.2 sessions")
+	}
+	for _, p := range files {
+		f, err := Open(p, Options{})
+		require.NoError(t, err)
+		for _, pr := range f.Check(CheckOptions{}) {
+			require.NotEqual(t, problem.Error, pr.Severity, "%s: %+v", p, pr)
+		}
+	}
+}
+
+// Where pi 1.5.2's own picker throws (content null), check says so.
+func TestCheckListingFails(t *testing.T) {
+	f, err := Open(filepath.Join(v152, "hand", "content-null-listing.jsonl"), Options{})
+	require.NoError(t, err)
+	require.Equal(t, 1, codes(f.Check(CheckOptions{}))[CodeListingFails])
+	li, err := ReadListInfo(filepath.Join(v152, "hand", "content-null-listing.jsonl"))
+	require.NoError(t, err)
+	require.True(t, li.ValidHeader)
+	require.Equal(t, 1, li.Problems[CodeListingFails])
+}
+
+// A BOM before the header: an error for pi 1.5.2 whose fix is repair; a
+// warning in the 0.73 mode, which reads the file.
+func TestCheckBOM(t *testing.T) {
+	p := filepath.Join(v152, "hand", "bom.jsonl")
+	f, err := Open(p, Options{})
+	require.NoError(t, err)
+	require.Error(t, f.HeaderErr)
+	var bom *problem.Problem
+	for i, pr := range f.Check(CheckOptions{}) {
+		require.NotEqual(t, problem.MissingHeader, pr.Code, "the BOM problem says it all")
+		if pr.Code == problem.BOM {
+			bom = &f.Problems[i]
+		}
+	}
+	require.NotNil(t, bom)
+	require.Equal(t, problem.Error, bom.Severity)
+	require.Contains(t, bom.Fix, "repair")
+	old, err := Open(p, Options{PiVersion: Pi073})
+	require.NoError(t, err)
+	require.NoError(t, old.HeaderErr)
+	require.Equal(t, problem.Warning, codesSeverity(old.Problems, problem.BOM))
+}
+
+func codesSeverity(ps []problem.Problem, code string) problem.Severity {
+	for _, p := range ps {
+		if p.Code == code {
+			return p.Severity
+		}
+	}
+	return ""
+}
