@@ -200,9 +200,9 @@ func TestAllowlistsAndEntropy(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []string{
-		"api_key = ${API_KEY}",                   // a template variable (global allowlist)
+		"api_key = ${API_KEY}",                    // a template variable (global allowlist)
 		"password = aaaaaaaaaaaaaaaaaaaaaaaaaaaa", // one letter repeated
-		"token: 'abcdefghijklmnopqrstuvwxyz'",    // stopword
+		"token: 'abcdefghijklmnopqrstuvwxyz'",     // stopword
 		"the quick brown fox",
 	} {
 		if fs := d.Find(s); len(fs) != 0 {
