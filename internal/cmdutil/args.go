@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sessctl/sessctl/internal/discover"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
 // IsSessionFileName says whether a file name looks like a session transcript
@@ -39,7 +40,7 @@ func (f *Factory) ExpandArgs(args []string, all bool, isStore func(string) bool)
 	for _, a := range args {
 		st, err := os.Stat(a)
 		if err != nil {
-			ref, rerr := f.ResolveSession(a)
+			ref, rerr := f.resolve(a)
 			if rerr != nil {
 				var ue *UsageError
 				if errors.As(rerr, &ue) {
@@ -48,7 +49,7 @@ func (f *Factory) ExpandArgs(args []string, all bool, isStore func(string) bool)
 				out = append(out, a) // reported as unreadable
 				continue
 			}
-			out = append(out, ref.Path)
+			out = append(out, ref)
 			continue
 		}
 		if isStore != nil && isStore(a) {
@@ -73,6 +74,25 @@ func (f *Factory) ExpandArgs(args []string, all bool, isStore func(string) bool)
 		})
 	}
 	return out, nil
+}
+
+// resolve turns an argument that is no file into the reference of the
+// session it names (through the registry: "<store>#<id>", an id or unique
+// id prefix); an ambiguous prefix is a usage error.
+func (f *Factory) resolve(a string) (string, error) {
+	if f.Registry == nil {
+		ref, err := f.ResolveSession(a)
+		return ref.Path, err
+	}
+	ref, err := f.Registry.Resolve(a)
+	if err != nil {
+		var amb *sessfmt.AmbiguousError
+		if errors.As(err, &amb) {
+			return "", &UsageError{Err: err}
+		}
+		return "", err
+	}
+	return ref.String(), nil
 }
 
 // AllSessionPaths lists, for --all, every session of every discovered root

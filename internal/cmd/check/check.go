@@ -3,18 +3,19 @@
 package check
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/sessctl/sessctl/internal/cmdutil"
-	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/iostreams"
 	"github.com/sessctl/sessctl/internal/problem"
 	"github.com/sessctl/sessctl/internal/render"
-	"github.com/sessctl/sessctl/internal/session"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/spf13/cobra"
 )
 
@@ -29,15 +30,6 @@ type Options struct {
 	Strict  bool
 	Format  string // text, json, github
 	BlobDir string
-}
-
-// Checker checks one session file of a format. Formats other than pi
-// register theirs in Checkers.
-type Checker func(path string, opts *Options) (agent string, ps []problem.Problem, err error)
-
-// Checkers holds the checker of each format.
-var Checkers = map[session.Format]Checker{
-	session.FormatPi: checkPi,
 }
 
 // NewCmd builds the check command.
@@ -139,10 +131,10 @@ func Run(opts *Options) error {
 			sum.Unreadable++
 			continue
 		}
-		e, w, i := problem.Count(r.Problems)
+		e, w, inf := problem.Count(r.Problems)
 		sum.Errors += e
 		sum.Warnings += w
-		sum.Infos += i
+		sum.Infos += inf
 		if e > 0 {
 			sum.WithErrors++
 		}
@@ -174,33 +166,66 @@ func Run(opts *Options) error {
 	return nil
 }
 
-// checkOne checks one file or store; members are the session files a
-// store holds, to be checked after it.
+// checkOne checks one session, session file or store through the format
+// registry; members are the session files a store folder holds, to be
+// checked after it; store is false for a plain session file.
 func checkOne(path string, opts *Options) (r FileResult, members []string, store bool) {
-	if r, members, ok := checkStore(path, opts); ok {
+	reg := opts.Factory.Registry
+	copts := sessfmt.CheckOptions{BlobDir: opts.BlobDir}
+	r = FileResult{Path: path, Problems: []problem.Problem{}}
+	if sc := reg.StoreChecker(path); sc != nil {
+		r.Agent = sc.(sessfmt.Format).Name()
+		ps, members, err := sc.CheckStore(path, copts)
+		if err != nil {
+			r.Error = err.Error()
+			return r, members, true
+		}
+		r.Problems = located(path, ps)
 		return r, members, true
 	}
-	r = FileResult{Path: path, Problems: []problem.Problem{}}
-	format, err := session.Detect(path)
+	s, err := reg.Open(path, sessfmt.OpenOptions{})
 	if err != nil {
+		var ns *sessfmt.NotSessionError
+		if errors.As(err, &ns) {
+			err = errors.New("cannot tell which agent wrote this file (no session header or known record shape)")
+		}
 		r.Error = err.Error()
 		return r, nil, false
 	}
-	c, ok := Checkers[format]
+	defer s.Close()
+	ref := s.Ref()
+	r.Agent = ref.Agent
+	if r.Agent == "" {
+		r.Agent = ref.Format
+	}
+	c, ok := s.(sessfmt.Checker)
 	if !ok {
-		r.Agent = string(format)
-		r.Error = "cannot tell which agent wrote this file (no session header or known record shape)"
+		r.Error = sessfmt.Unsupported(s, "check").Error()
 		return r, nil, false
 	}
-	agent, ps, err := c(path, opts)
-	r.Agent = agent
+	ps, err := c.Check(copts)
 	if err != nil {
 		r.Error = err.Error()
 		return r, nil, false
 	}
 	sort.SliceStable(ps, func(a, b int) bool { return ps[a].Line < ps[b].Line })
-	r.Problems = append(r.Problems, ps...)
-	return r, nil, false
+	r.Problems = append(r.Problems, located(path, ps)...)
+	return r, nil, !isFile(path)
+}
+
+// located folds each problem's store location into its message, written
+// relative to the store as the user named it.
+func located(base string, ps []problem.Problem) []problem.Problem {
+	out := make([]problem.Problem, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, p.Located(base))
+	}
+	return out
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // absPath is the key under which a checked path is remembered, so that a
@@ -212,19 +237,14 @@ func absPath(p string) string {
 	return p
 }
 
-func checkPi(path string, opts *Options) (string, []problem.Problem, error) {
-	f, err := pi.Open(path, pi.Options{})
-	if err != nil {
-		return "pi", nil, err
-	}
-	return string(f.Dialect), f.Check(pi.CheckOptions{BlobDir: opts.BlobDir}), nil
-}
-
 // expand turns the arguments into a list of files and stores: files as
 // given, directories searched for *.jsonl (sidecars of repair skipped),
 // OpenCode and OpenClaw stores kept whole.
 func expand(opts *Options) ([]string, error) {
-	return opts.Factory.ExpandArgs(opts.Args, opts.All, func(p string) bool { return storeChecker(p) != nil })
+	reg := opts.Factory.Registry
+	return opts.Factory.ExpandArgs(opts.Args, opts.All, func(p string) bool {
+		return reg.StoreChecker(p) != nil || reg.Claims(p)
+	})
 }
 
 func writeText(io *iostreams.IOStreams, results []FileResult, sum Summary) {

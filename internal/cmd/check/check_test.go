@@ -14,6 +14,7 @@ import (
 	"github.com/sessctl/sessctl/internal/cmd/check"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/sessfmt/formats"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -35,7 +36,8 @@ func factory(t *testing.T, env map[string]string) *cmdutil.Factory {
 	for k, v := range env {
 		e[k] = v
 	}
-	return &cmdutil.Factory{IO: ios, Getenv: func(k string) string { return e[k] }}
+	getenv := func(k string) string { return e[k] }
+	return &cmdutil.Factory{IO: ios, Getenv: getenv, Registry: formats.New(getenv)}
 }
 
 // run runs check with argv on f and returns stdout, stderr and the error.
