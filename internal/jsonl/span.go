@@ -95,7 +95,7 @@ func keyEquals(raw []byte, key string) bool {
 }
 
 // String decodes a raw JSON value as a string. ok is false when it is not a string.
-func String(raw []byte) (s string, ok bool) {
+func String(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
 	}
@@ -103,6 +103,14 @@ func String(raw []byte) (s string, ok bool) {
 	if bytes.IndexByte(inner, '\\') < 0 {
 		return string(inner), true
 	}
+	return unescape(raw)
+}
+
+// unescape decodes a JSON string with escapes. It is apart from String so
+// that the variable json.Unmarshal writes to (and which therefore lives on
+// the heap) is only allocated on this rare path.
+func unescape(raw []byte) (string, bool) {
+	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		return "", false
 	}

@@ -1,10 +1,12 @@
 package render
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sessctl/sessctl/internal/model"
 )
@@ -51,7 +53,7 @@ func TreeRows(t *model.Tree, o TreeOptions) []Row {
 	for i := len(t.Roots) - 1; i >= 0; i-- {
 		stack = append(stack, frame{node: t.Roots[i]})
 	}
-	drawn := make(map[int]bool)
+	drawn := make([]bool, len(t.Nodes))
 	for len(stack) > 0 {
 		fr := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -121,78 +123,223 @@ func appendChain(rows []Row, t *model.Tree, chain []int, first, further string, 
 // DrawTree prints rows of t. Node texts must have been filled for the rows'
 // nodes beforehand.
 func DrawTree(w io.Writer, t *model.Tree, rows []Row, o TreeOptions) error {
-	var b strings.Builder
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var scratch [2][]byte
 	for _, r := range rows {
-		b.Reset()
 		if r.Node < 0 {
-			b.WriteString(r.Prefix)
-			b.WriteString(o.Styles.Dim.Sprintf("┊ … %d more %s (--full shows them)", r.Folded, plural(r.Folded, "entry", "entries")))
-			fmt.Fprintln(w, b.String())
+			drawFold(bw, r.Prefix, r.Folded, o)
 			continue
 		}
-		nd := &t.Nodes[r.Node]
-		if nd.Separator != "" {
-			fmt.Fprintln(w, r.Prefix+o.Styles.Dim.Sprint("──── "+EscapeLine(nd.Separator)+" ────"))
-		}
 		active := r.Node < len(t.Active) && t.Active[r.Node]
-		marker := "○"
-		if active {
-			marker = "●"
-		}
-		id := nd.ID
-		if o.ShortIDs > 0 && len(id) > o.ShortIDs {
-			id = id[:o.ShortIDs]
-		}
-		kind := nd.Type
-		if nd.Role != "" {
-			kind = nd.Role
-		}
-		var left strings.Builder
-		left.WriteString(r.Prefix)
-		left.WriteString(marker)
-		left.WriteByte(' ')
-		left.WriteString(EscapeLine(id))
-		left.WriteByte(' ')
-		left.WriteString(EscapeLine(kind))
-		var right []string
-		if nd.Label != "" {
-			right = append(right, "["+EscapeLine(nd.Label)+"]")
-		}
-		for _, m := range nd.Marks {
-			right = append(right, "("+EscapeLine(m)+")")
-		}
-		if !nd.Time.IsZero() {
-			right = append(right, FormatTime(nd.Time, o.TTY))
-		}
-		if r.Node == t.Leaf {
-			right = append(right, "◀ active leaf")
-		}
-		text := EscapeLine(nd.Text)
-		tail := strings.Join(right, " ")
-		line := left.String()
-		if text != "" {
-			avail := 0
-			if o.Width > 0 {
-				avail = o.Width - runeLen(line) - runeLen(tail) - 3
-				if avail < 10 {
-					avail = 10
-				}
-				text = Truncate(text, avail)
-			}
-			line += "  " + text
-		}
-		if tail != "" {
-			line += "  " + tail
-		}
-		switch {
-		case r.Node == t.Leaf:
-			line = o.Styles.Leaf.Sprint(line)
-		case active:
-			line = o.Styles.Active.Sprint(line)
-		}
-		fmt.Fprintln(w, line)
+		drawNode(bw, &scratch, &t.Nodes[r.Node], r.Prefix, active, r.Node == t.Leaf, o)
 	}
-	return nil
+	return bw.Flush()
+}
+
+func drawFold(w io.Writer, prefix string, folded int, o TreeOptions) {
+	fmt.Fprintln(w, prefix+o.Styles.Dim.Sprintf("┊ … %d more %s (--full shows them)", folded, plural(folded, "entry", "entries")))
+}
+
+func drawNode(w *bufio.Writer, scratch *[2][]byte, nd *model.TreeNode, prefix string, active, leaf bool, o TreeOptions) {
+	if nd.Separator != "" {
+		fmt.Fprintln(w, prefix+o.Styles.Dim.Sprint("──── "+EscapeLine(nd.Separator)+" ────"))
+	}
+	// The row is assembled in two reused buffers (left part, then the tail
+	// of label, marks, time and leaf marker): a tree of millions of rows
+	// allocates next to nothing per row.
+	b, tail := scratch[0][:0], scratch[1][:0]
+	b = append(b, prefix...)
+	if active {
+		b = append(b, "●"...)
+	} else {
+		b = append(b, "○"...)
+	}
+	id := nd.ID
+	if o.ShortIDs > 0 && len(id) > o.ShortIDs {
+		id = id[:o.ShortIDs]
+	}
+	kind := nd.Type
+	if nd.Role != "" {
+		kind = nd.Role
+	}
+	b = append(b, ' ')
+	b = append(b, EscapeLine(id)...)
+	b = append(b, ' ')
+	b = append(b, EscapeLine(kind)...)
+	sep := func() {
+		if len(tail) > 0 {
+			tail = append(tail, ' ')
+		}
+	}
+	if nd.Label != "" {
+		tail = append(tail, '[')
+		tail = append(tail, EscapeLine(nd.Label)...)
+		tail = append(tail, ']')
+	}
+	for _, m := range nd.Marks {
+		sep()
+		tail = append(tail, '(')
+		tail = append(tail, EscapeLine(m)...)
+		tail = append(tail, ')')
+	}
+	if !nd.Time.IsZero() {
+		sep()
+		if o.TTY {
+			tail = nd.Time.Local().AppendFormat(tail, "2006-01-02 15:04:05")
+		} else {
+			tail = nd.Time.UTC().AppendFormat(tail, time.RFC3339)
+		}
+	}
+	if leaf {
+		sep()
+		tail = append(tail, "◀ active leaf"...)
+	}
+	if nd.Text != "" {
+		text := EscapeLine(nd.Text)
+		if o.Width > 0 {
+			avail := o.Width - utf8.RuneCount(b) - utf8.RuneCount(tail) - 3
+			if avail < 10 {
+				avail = 10
+			}
+			text = Truncate(text, avail)
+		}
+		b = append(b, "  "...)
+		b = append(b, text...)
+	}
+	if len(tail) > 0 {
+		b = append(b, "  "...)
+		b = append(b, tail...)
+	}
+	switch {
+	case leaf:
+		w.WriteString(o.Styles.Leaf.Sprint(string(b)))
+	case active:
+		w.WriteString(o.Styles.Active.Sprint(string(b)))
+	default:
+		w.Write(b)
+	}
+	w.WriteByte('\n')
+	scratch[0], scratch[1] = b, tail
+}
+
+// TreeSource gives StreamTree a tree one node at a time, so that a tree of
+// millions of entries is drawn without a model of every node.
+type TreeSource interface {
+	// Roots calls fn with each drawing root in order until fn returns false.
+	Roots(fn func(node int) bool)
+	// NumChildren and Child give the children of a node in drawing order.
+	NumChildren(node int) int
+	Child(node, k int) int
+	// Keep reports whether a node must be drawn even inside a folded run
+	// (it has a label, a mark or a separator, or it is the active leaf).
+	Keep(node int) bool
+	// Active reports whether a node is on the active path; Leaf is the
+	// active leaf (-1 when none).
+	Active(node int) bool
+	Leaf() int
+	// Node returns a node as drawn, its text filled. It is called once for
+	// each drawn node, in drawing order.
+	Node(node int) (model.TreeNode, error)
+	// Len is the number of nodes.
+	Len() int
+}
+
+// StreamTree draws a tree as TreeRows and DrawTree would, row by row: what
+// it holds besides the source is one bit per node (drawn or not) and the
+// stack of pending branches, never a row list or a copy of a chain.
+func StreamTree(w io.Writer, src TreeSource, o TreeOptions) error {
+	if o.FoldMin == 0 {
+		o.FoldMin = 12
+	}
+	if o.Keep == 0 {
+		o.Keep = 3
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	type frame struct {
+		node           int
+		first, further string
+	}
+	drawn := make([]uint64, (src.Len()+63)/64)
+	isDrawn := func(n int) bool { return drawn[n/64]&(1<<(n%64)) != 0 }
+	leaf := src.Leaf()
+	var err error
+	var scratch [2][]byte
+	draw := func(n int, prefix string) {
+		if err != nil {
+			return
+		}
+		var nd model.TreeNode
+		if nd, err = src.Node(n); err == nil {
+			drawNode(bw, &scratch, &nd, prefix, src.Active(n), n == leaf, o)
+		}
+	}
+	var stack []frame
+	src.Roots(func(root int) bool {
+		stack = append(stack[:0], frame{node: root})
+		for len(stack) > 0 && err == nil {
+			fr := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			// First walk: mark the linear chain from fr.node and count it.
+			length, last := 0, -1
+			for n := fr.node; !isDrawn(n); {
+				drawn[n/64] |= 1 << (n % 64)
+				length++
+				last = n
+				if src.NumChildren(n) != 1 {
+					break
+				}
+				n = src.Child(n, 0)
+			}
+			// Second walk: draw it, folding runs of plain nodes.
+			folding := !o.Full && length > o.FoldMin
+			pending := 0
+			n := fr.node
+			for k := 0; k < length; k++ {
+				if folding && k >= o.Keep && k < length-o.Keep && !src.Keep(n) {
+					pending++
+				} else {
+					if pending > 0 {
+						drawFold(bw, fr.further, pending, o)
+						pending = 0
+					}
+					prefix := fr.further
+					if k == 0 {
+						prefix = fr.first
+					}
+					draw(n, prefix)
+				}
+				if k < length-1 {
+					n = src.Child(n, 0)
+				}
+			}
+			if pending > 0 {
+				drawFold(bw, fr.further, pending, o)
+			}
+			if length == 0 {
+				continue
+			}
+			kids := src.NumChildren(last)
+			if kids <= 1 {
+				continue
+			}
+			for k := kids - 1; k >= 0; k-- {
+				c := src.Child(last, k)
+				if k == kids-1 && o.FlatLast {
+					stack = append(stack, frame{node: c, first: fr.further, further: fr.further})
+				} else if k == kids-1 {
+					stack = append(stack, frame{node: c, first: fr.further + "└─ ", further: fr.further + "   "})
+				} else {
+					stack = append(stack, frame{node: c, first: fr.further + "├─ ", further: fr.further + "│  "})
+				}
+			}
+		}
+		return err == nil
+	})
+	if err != nil {
+		bw.Flush()
+		return err
+	}
+	return bw.Flush()
 }
 
 // FormatTime formats a time for people: local "2006-01-02 15:04:05" on a
@@ -215,33 +362,82 @@ func plural(n int, one, many string) string {
 
 // TreeFooter lists orphans, cycles and duplicate ids below a tree.
 func TreeFooter(w io.Writer, t *model.Tree, st Styles) {
-	if len(t.Orphans) > 0 {
-		fmt.Fprintln(w, st.Warn.Sprintf("\norphans (parent missing): %d", len(t.Orphans)))
-		for _, o := range t.Orphans {
-			n := &t.Nodes[o]
-			fmt.Fprintf(w, "  line %d: %s → missing parent %s\n", n.Line, EscapeLine(n.ID), EscapeLine(n.ParentID))
-		}
+	var d TreeFooterData
+	for _, o := range t.Orphans {
+		n := &t.Nodes[o]
+		d.Orphans = append(d.Orphans, FooterNode{Line: n.Line, ID: n.ID, Parent: n.ParentID})
 	}
-	if len(t.Cycles) > 0 {
-		fmt.Fprintln(w, st.Warn.Sprintf("\nparent cycles: %d", len(t.Cycles)))
-		for _, c := range t.Cycles {
-			var parts []string
-			for _, n := range c {
-				parts = append(parts, fmt.Sprintf("%s (line %d)", EscapeLine(t.Nodes[n].ID), t.Nodes[n].Line))
-			}
-			fmt.Fprintf(w, "  %s\n", strings.Join(parts, " → "))
+	for _, c := range t.Cycles {
+		var cyc []FooterNode
+		for _, n := range c {
+			cyc = append(cyc, FooterNode{Line: t.Nodes[n].Line, ID: t.Nodes[n].ID})
 		}
+		d.Cycles = append(d.Cycles, cyc)
 	}
 	if len(t.Duplicates) > 0 {
-		fmt.Fprintln(w, st.Warn.Sprintf("\nduplicate ids: %d", len(t.Duplicates)))
-		for _, d := range t.Duplicates {
-			var lines []string
-			for i := range t.Nodes {
-				if t.Nodes[i].ID == d {
-					lines = append(lines, fmt.Sprint(t.Nodes[i].Line))
-				}
+		lines := make(map[string][]int, len(t.Duplicates))
+		for _, id := range t.Duplicates {
+			lines[id] = nil
+		}
+		for i := range t.Nodes {
+			if l, ok := lines[t.Nodes[i].ID]; ok {
+				lines[t.Nodes[i].ID] = append(l, t.Nodes[i].Line)
 			}
-			fmt.Fprintf(w, "  %s on lines %s\n", EscapeLine(d), strings.Join(lines, ", "))
+		}
+		for _, id := range t.Duplicates {
+			d.Duplicates = append(d.Duplicates, FooterDup{ID: id, Lines: lines[id]})
+		}
+	}
+	WriteTreeFooter(w, &d, st)
+}
+
+// FooterNode is a node named in a tree's footer.
+type FooterNode struct {
+	Line       int
+	ID, Parent string
+}
+
+// FooterDup is a duplicated id and the lines that use it.
+type FooterDup struct {
+	ID    string
+	Lines []int
+}
+
+// TreeFooterData is what the footer below a tree lists.
+type TreeFooterData struct {
+	Orphans    []FooterNode
+	Cycles     [][]FooterNode
+	Duplicates []FooterDup
+}
+
+// WriteTreeFooter lists orphans, cycles and duplicate ids below a tree.
+func WriteTreeFooter(w io.Writer, d *TreeFooterData, st Styles) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	defer bw.Flush()
+	if len(d.Orphans) > 0 {
+		fmt.Fprintln(bw, st.Warn.Sprintf("\norphans (parent missing): %d", len(d.Orphans)))
+		for _, n := range d.Orphans {
+			fmt.Fprintf(bw, "  line %d: %s → missing parent %s\n", n.Line, EscapeLine(n.ID), EscapeLine(n.Parent))
+		}
+	}
+	if len(d.Cycles) > 0 {
+		fmt.Fprintln(bw, st.Warn.Sprintf("\nparent cycles: %d", len(d.Cycles)))
+		for _, c := range d.Cycles {
+			var parts []string
+			for _, n := range c {
+				parts = append(parts, fmt.Sprintf("%s (line %d)", EscapeLine(n.ID), n.Line))
+			}
+			fmt.Fprintf(bw, "  %s\n", strings.Join(parts, " → "))
+		}
+	}
+	if len(d.Duplicates) > 0 {
+		fmt.Fprintln(bw, st.Warn.Sprintf("\nduplicate ids: %d", len(d.Duplicates)))
+		for _, dup := range d.Duplicates {
+			lines := make([]string, len(dup.Lines))
+			for k, l := range dup.Lines {
+				lines[k] = fmt.Sprint(l)
+			}
+			fmt.Fprintf(bw, "  %s on lines %s\n", EscapeLine(dup.ID), strings.Join(lines, ", "))
 		}
 	}
 }

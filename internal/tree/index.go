@@ -7,6 +7,8 @@
 // cycle guard. It stores ids and small integers only, never payloads.
 package tree
 
+import "slices"
+
 // Policy says which entry an id resolves to when it occurs more than once.
 type Policy uint8
 
@@ -77,11 +79,26 @@ func (x *Index) Add(n Node) int {
 	return int(i)
 }
 
+// Grow makes room for at least n more entries without reallocating.
+func (x *Index) Grow(n int) {
+	if n > 0 {
+		x.Nodes = slices.Grow(x.Nodes, n)
+	}
+}
+
 // Finish resolves parents, children and cycles. Call it once after the last Add.
+//
+// Besides the nodes and the id map, the finished index holds 12 bytes per
+// entry (resolved parent, child row start, child list); building it needs one
+// more byte per entry for a moment (the cycle walk's state).
 func (x *Index) Finish() {
 	n := len(x.Nodes)
 	x.parent = make([]int32, n)
-	count := make([]int32, n+1)
+	// Children in compressed rows without a separate fill array: s[p+2]
+	// counts p's children, the prefix sums make s[p+1] the start of p's row,
+	// and placing each child advances s[p+1] to the start of row p+1, so that
+	// afterwards s[k] is the start of row k. File order is kept because i grows.
+	s := make([]int32, n+2)
 	for i := range x.Nodes {
 		x.parent[i] = None
 		nd := &x.Nodes[i]
@@ -95,24 +112,22 @@ func (x *Index) Finish() {
 		nd.Parent = x.Nodes[p].ID // share the parent's string: one copy of each id
 		x.parent[i] = p
 		if int(p) != i {
-			count[p+1]++
+			s[p+2]++
 		}
 	}
-	// Children in compressed rows: file order is kept because i grows.
-	for i := 1; i <= n; i++ {
-		count[i] += count[i-1]
+	for i := 2; i < len(s); i++ {
+		s[i] += s[i-1]
 	}
-	x.childStart = count
-	x.childList = make([]int32, count[n])
-	fill := make([]int32, n)
+	x.childList = make([]int32, s[n+1])
 	for i := range x.Nodes {
 		p := x.parent[i]
 		if p == None || int(p) == i {
 			continue
 		}
-		x.childList[count[p]+fill[p]] = int32(i)
-		fill[p]++
+		x.childList[s[p+1]] = int32(i)
+		s[p+1]++
 	}
+	x.childStart = s[: n+1 : n+1]
 	x.findCycles()
 	x.finished = true
 }
@@ -123,7 +138,7 @@ func (x *Index) findCycles() {
 	n := len(x.Nodes)
 	x.cycles = nil
 	state := make([]uint8, n) // 0 new, 1 on current walk, 2 done
-	x.inCycle = make([]bool, n)
+	x.inCycle = nil           // allocated when the first cycle is found
 	var walk []int32
 	for s := 0; s < n; s++ {
 		if state[s] != 0 {
@@ -152,6 +167,9 @@ func (x *Index) findCycles() {
 			// report in file order of the walk, starting from the earliest node
 			for i, j := 0, len(cyc)-1; i < j; i, j = i+1, j-1 {
 				cyc[i], cyc[j] = cyc[j], cyc[i]
+			}
+			if x.inCycle == nil {
+				x.inCycle = make([]bool, n)
 			}
 			for _, c := range cyc {
 				x.inCycle[c] = true
@@ -199,6 +217,22 @@ func (x *Index) Roots() []int {
 	return out
 }
 
+// CountRoots returns the number of nodes with no parent id and the second
+// of them in file order (None when there are fewer than two), without
+// listing them all.
+func (x *Index) CountRoots() (n, second int) {
+	second = None
+	for i := range x.Nodes {
+		if !x.Nodes[i].HasParent {
+			n++
+			if n == 2 {
+				second = i
+			}
+		}
+	}
+	return n, second
+}
+
 // Orphans returns the nodes whose parent id names no entry, in file order.
 func (x *Index) Orphans() []int {
 	var out []int
@@ -228,7 +262,7 @@ func (x *Index) SelfParents() []int {
 func (x *Index) Cycles() [][]int { return x.cycles }
 
 // InCycle reports whether node i is on a parent cycle.
-func (x *Index) InCycle(i int) bool { return x.inCycle[i] }
+func (x *Index) InCycle(i int) bool { return x.inCycle != nil && x.inCycle[i] }
 
 // Duplicates returns the ids that occur more than once, in order of their
 // second occurrence.
@@ -261,17 +295,32 @@ func (x *Index) Path(i int) (path []int, cycle bool) {
 	if i < 0 || i >= len(x.Nodes) {
 		return nil, false
 	}
-	seen := make(map[int32]struct{})
-	for v := int32(i); v != None; v = x.parent[v] {
-		if _, ok := seen[v]; ok {
-			cycle = true
-			break
+	// A walk that ends at None within len(Nodes) steps met no node twice:
+	// collect it without remembering nodes. Only a walk into a cycle (rare)
+	// needs the set of nodes seen.
+	steps := 0
+	v := int32(i)
+	for ; v != None && steps <= len(x.Nodes) && x.parent[v] != v; v = x.parent[v] {
+		steps++
+	}
+	if v == None {
+		path = make([]int, 0, steps)
+		for v := int32(i); v != None; v = x.parent[v] {
+			path = append(path, int(v))
 		}
-		seen[v] = struct{}{}
-		path = append(path, int(v))
-		if x.parent[v] == v { // its own parent: a loop of one
-			cycle = true
-			break
+	} else {
+		seen := make(map[int32]struct{})
+		for v := int32(i); v != None; v = x.parent[v] {
+			if _, ok := seen[v]; ok {
+				cycle = true
+				break
+			}
+			seen[v] = struct{}{}
+			path = append(path, int(v))
+			if x.parent[v] == v { // its own parent: a loop of one
+				cycle = true
+				break
+			}
 		}
 	}
 	for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {

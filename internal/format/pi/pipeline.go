@@ -69,7 +69,10 @@ func (rd *reader) readPipelined(r io.Reader) error {
 			}
 			if rec.Top != nil {
 				at := len(b.slots)
-				for _, v := range rec.Top {
+				for k, v := range rec.Top {
+					if k == capMessage {
+						v = nil // captured only to reach message.role; it may be most of the line
+					}
 					b.slots = append(b.slots, b.keep(v))
 				}
 				for _, v := range rec.Sub {

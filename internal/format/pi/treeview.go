@@ -1,7 +1,9 @@
 package pi
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/model"
+	"github.com/sessctl/sessctl/internal/render"
 	"github.com/sessctl/sessctl/internal/tree"
 )
 
@@ -88,6 +91,179 @@ func (f *File) TreeModel(leaf int) *model.Tree {
 	return t
 }
 
+// DrawTree draws the tree of the file as `sessctl tree` prints it, with
+// leaf as the active leaf (tree.None = the default leaf), then the footer
+// (orphans, cycles, duplicate ids). It streams: besides the index it holds
+// two bits per entry (drawn, on the active path) and one line at a time,
+// never a model of every node (TreeModel does, for callers that want one).
+func (f *File) DrawTree(w io.Writer, leaf int, o render.TreeOptions) error {
+	src, err := f.newTreeSource(leaf)
+	if err != nil {
+		return err
+	}
+	defer src.lr.close()
+	if err := render.StreamTree(w, src, o); err != nil {
+		return err
+	}
+	x := f.Index
+	var d render.TreeFooterData
+	for _, i := range x.Orphans() {
+		d.Orphans = append(d.Orphans, render.FooterNode{Line: int(f.Entries[i].Line), ID: displayID(x.Nodes[i].ID), Parent: displayID(x.Nodes[i].Parent)})
+	}
+	for _, c := range x.Cycles() {
+		cyc := make([]render.FooterNode, len(c))
+		for k, n := range c {
+			cyc[k] = render.FooterNode{Line: int(f.Entries[n].Line), ID: displayID(x.Nodes[n].ID)}
+		}
+		d.Cycles = append(d.Cycles, cyc)
+	}
+	if dups := x.Duplicates(); len(dups) > 0 {
+		lines := map[string][]int{}
+		for _, id := range dups {
+			if id != noIDKey {
+				lines[id] = nil
+			}
+		}
+		for i := range x.Nodes {
+			if l, ok := lines[x.Nodes[i].ID]; ok {
+				lines[x.Nodes[i].ID] = append(l, int(f.Entries[i].Line))
+			}
+		}
+		for _, id := range dups {
+			if id != noIDKey {
+				d.Duplicates = append(d.Duplicates, render.FooterDup{ID: displayID(id), Lines: lines[id]})
+			}
+		}
+	}
+	render.WriteTreeFooter(w, &d, o.Styles)
+	return nil
+}
+
+// treeSource is the file's tree for render.StreamTree.
+type treeSource struct {
+	f          *File
+	leaf       int
+	active     []uint64 // one bit per entry on the active path
+	cycleStart map[int]bool
+	lr         *lineReader
+}
+
+func (f *File) newTreeSource(leaf int) (*treeSource, error) {
+	x := f.Index
+	if leaf == tree.None {
+		leaf = x.Last()
+	}
+	s := &treeSource{f: f, leaf: leaf, active: make([]uint64, (x.Len()+63)/64), cycleStart: map[int]bool{}}
+	if leaf != tree.None {
+		path, _ := x.Path(leaf)
+		for _, p := range path {
+			s.active[p/64] |= 1 << (p % 64)
+		}
+	}
+	for _, c := range x.Cycles() {
+		s.cycleStart[c[0]] = true
+	}
+	lr, err := f.openLines()
+	if err != nil {
+		return nil, err
+	}
+	s.lr = lr
+	return s, nil
+}
+
+func (s *treeSource) Len() int  { return s.f.Index.Len() }
+func (s *treeSource) Leaf() int { return s.leaf }
+
+func (s *treeSource) Active(i int) bool { return s.active[i/64]&(1<<(i%64)) != 0 }
+
+// Roots are the true roots, orphans, self-parents and the first node of
+// each cycle, in file order (as TreeModel's Roots).
+func (s *treeSource) Roots(fn func(int) bool) {
+	x := s.f.Index
+	for i := 0; i < x.Len(); i++ {
+		if x.Parent(i) == tree.None || s.cycleStart[i] {
+			if !fn(i) {
+				return
+			}
+		}
+	}
+}
+
+func (s *treeSource) NumChildren(i int) int { return len(s.f.Index.Children(i)) }
+func (s *treeSource) Child(i, k int) int    { return int(s.f.Index.Children(i)[k]) }
+
+func (s *treeSource) Keep(i int) bool {
+	x := s.f.Index
+	if i == s.leaf || x.Shadowed(i) || x.InCycle(i) {
+		return true
+	}
+	switch s.f.Entries[i].Type() {
+	case "compaction", "branch_summary":
+		return true
+	}
+	if x.Parent(i) == tree.None && x.Nodes[i].HasParent { // orphan or own parent
+		return true
+	}
+	return s.f.Labels[x.Nodes[i].ID] != ""
+}
+
+// Node is node i as TreeModel and FillText make it (without Children).
+func (s *treeSource) Node(i int) (model.TreeNode, error) {
+	f, x := s.f, s.f.Index
+	tn := f.treeNode(i)
+	if x.Nodes[i].HasParent && x.Parent(i) == tree.None {
+		if p, ok := x.Lookup(x.Nodes[i].Parent); ok && p == i {
+			tn.Marks = append(tn.Marks, "own parent")
+		} else {
+			tn.Marks = append(tn.Marks, "orphan: parent "+tn.ParentID+" missing")
+		}
+	}
+	if x.InCycle(i) {
+		tn.Marks = append(tn.Marks, "in a parent cycle")
+	}
+	line, err := s.lr.raw(i)
+	if err != nil {
+		return tn, err
+	}
+	e := &f.Entries[i]
+	text, ts := summarize(line, e.Type())
+	tn.Text = text
+	if ms, ok := jsTimeMs(ts); ok && ts != nil && ts[0] == '"' {
+		tn.Time = time.UnixMilli(ms)
+	}
+	return tn, nil
+}
+
+// treeNode is entry i's node of the tree view without children, text or
+// the marks that need the whole tree (orphan, own parent, cycle).
+func (f *File) treeNode(i int) model.TreeNode {
+	x := f.Index
+	n := &x.Nodes[i]
+	e := &f.Entries[i]
+	tn := model.TreeNode{ID: displayID(n.ID), HasParent: n.HasParent, Type: e.Type(), Role: e.Role(), Line: int(e.Line)}
+	if n.HasParent {
+		tn.ParentID = displayID(n.Parent)
+	}
+	if e.Type() == "" {
+		tn.Type = "(no type)"
+	}
+	if !x.Shadowed(i) {
+		tn.Label = f.Labels[n.ID]
+	} else {
+		tn.Marks = markShadowed
+	}
+	switch e.Type() {
+	case "compaction":
+		tn.Marks = append(tn.Marks, "compaction")
+	case "branch_summary":
+		tn.Marks = append(tn.Marks, "branch summary")
+	}
+	return tn
+}
+
+// markShadowed is shared by every shadowed node (full, so an append copies).
+var markShadowed = []string{"duplicate id, shadowed"}[:1:1]
+
 // FillText reads the lines of the given nodes and sets their text and time.
 func (f *File) FillText(t *model.Tree, nodes []int) error {
 	sorted := append([]int(nil), nodes...)
@@ -114,9 +290,8 @@ func (f *File) FillText(t *model.Tree, nodes []int) error {
 
 // summarize returns a one-line description of an entry and its raw timestamp.
 func summarize(line []byte, typ string) (string, []byte) {
-	trim := strings.TrimLeft(string(line), " \t\ufeff")
-	if !strings.HasPrefix(trim, "{") {
-		return strings.TrimSpace(trim), nil
+	if trim := bytes.TrimLeft(line, " \t\ufeff"); len(trim) == 0 || trim[0] != '{' {
+		return strings.TrimSpace(string(trim)), nil
 	}
 	get := func(k string) []byte { v, _ := jsonl.Field(line, k); return v }
 	s := func(raw []byte) string { v, _ := jsonl.String(raw); return v }
