@@ -20,6 +20,7 @@ const (
 	WarnRescued         = "rescued-siblings"         // off-chain lines of a message.id re-attached
 	WarnLeafDescendants = "leaf-descendants"         // trailing non-conversation records appended
 	WarnPrecompactSkip  = "precompact-skip"          // over 5 MB: records before the last plain boundary are not loaded
+	WarnEmptyResume     = "empty-resume"             // a final explicit null last-prompt: Claude Code resumes nothing
 )
 
 // repairWindowMS is the parent-repair window of the current loader.
@@ -36,6 +37,15 @@ type Path struct {
 	// NoText makes EachTurn fill only the block types of Turn.Blocks (for
 	// JSON output, which needs Content only).
 	NoText bool
+	// SentOnly makes EachTurn give exactly what Claude Code sends: turns,
+	// lines and content blocks it drops before the request are left out.
+	SentOnly bool
+	// Empty is true when Claude Code resumes an empty conversation (a final
+	// last-prompt with leafUuid null and explicit true).
+	Empty bool
+
+	notSent    map[int32]string // node -> reason it is not sent (send plan)
+	dropBlocks map[int32][]int  // node -> content blocks not sent
 }
 
 func (p *Path) parentOf(f *File, nd int32) int32 {
@@ -81,6 +91,13 @@ func (p *Path) Len() int { return len(p.nodes) }
 // tool results are re-attached after the last on-chain member of their
 // message, and non-conversation records below the leaf are appended.
 func (f *File) Walk(leaf string, acrossCompactions bool) (*Path, error) {
+	if leaf == "" && f.ResumesEmpty() {
+		p := &Path{Empty: true, rescued: map[int32]bool{}}
+		lr := f.lines[f.recorded.line-1]
+		p.Warnings = append(p.Warnings, Problem{Code: WarnEmptyResume, Line: int(lr.ln),
+			Msg: "the last last-prompt line clears the leaf (leafUuid null, explicit true) and no record follows it: Claude Code resumes an empty conversation (--leaf or --leaf-mode shows the history)"})
+		return p, nil
+	}
 	ln, err := f.resolveLeaf(leaf)
 	if err != nil {
 		return nil, err
@@ -330,17 +347,18 @@ func (t *tsTable) repair(f *File, nd int32, visited []bool) int32 {
 	}
 	side := f.sidechain(nd)
 	at := sort.Search(len(t.ts), func(i int) bool { return t.ts[i] > now })
+	best := int32(-1)
 	for at > 0 {
 		at--
-		if now-t.ts[at] > repairWindowMS {
-			return -1
+		if now-t.ts[at] > repairWindowMS || best >= 0 && t.ts[at] < f.ts(best) {
+			break
 		}
 		k := t.nodes[at]
 		if !visited[k] && f.sidechain(k) == side {
-			return k
+			best = k // records of one timestamp: the first written wins
 		}
 	}
-	return -1
+	return best
 }
 
 func (p *Path) warn(f *File, code string, nd int32, msg string, args ...any) {
@@ -385,8 +403,14 @@ type Turn struct {
 	LogicalParentUUID string            `json:"logicalParentUuid,omitempty"`
 	CompactMetadata   json.RawMessage   `json:"compactMetadata,omitempty"`
 	Rescued           bool              `json:"rescued,omitempty"`
-	PreCompaction     bool              `json:"preCompaction,omitempty"`
-	Lines             []int             `json:"lines"`
+	// Sent is true when Claude Code sends the turn (or part of it) to the
+	// model; NotSent says why not, Dropped lists each line or content block
+	// left out (see the NotSent* reasons).
+	Sent          bool   `json:"sent"`
+	NotSent       string `json:"notSent,omitempty"`
+	Dropped       []Drop `json:"dropped,omitempty"`
+	PreCompaction bool   `json:"preCompaction,omitempty"`
+	Lines         []int  `json:"lines"`
 	// Blocks is the decoded view of Content, for human output.
 	Blocks []Block `json:"-"`
 }
@@ -411,6 +435,7 @@ func (f *File) EachTurn(p *Path, fn func(*Turn) error) error {
 	var parser fastjson.Parser
 	var cur *Turn
 	var held []*Turn
+	f.sendPlan(p)
 	flush := func() error {
 		if cur != nil {
 			if err := fn(cur); err != nil {
@@ -434,6 +459,13 @@ func (f *File) EachTurn(p *Path, fn func(*Turn) error) error {
 		}
 		t.Rescued = p.rescued[nd]
 		t.PreCompaction = p.pre[nd]
+		p.markSend(t, nd)
+		if p.SentOnly {
+			if !t.Sent {
+				continue
+			}
+			t.dropSentBlocks()
+		}
 		if cur != nil && t.Type == TypeAssistant && t.MessageID != "" && t.MessageID == cur.MessageID {
 			cur.merge(t)
 			continue
@@ -484,6 +516,7 @@ func (t *Turn) merge(o *Turn) {
 	}
 	t.IsAPIError = t.IsAPIError || o.IsAPIError
 	t.Rescued = t.Rescued && o.Rescued
+	t.mergeSend(o)
 }
 
 // Chain returns the conversation for leaf ("" = the last-prompt leaf) as

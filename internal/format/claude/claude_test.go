@@ -334,15 +334,23 @@ func TestLastPromptRules(t *testing.T) {
 		{"no last-prompt: file-order tail", "", "u3", "tail"},
 		{"recorded leaf wins over newer tail branch", `{"type":"last-prompt","leafUuid":"u2"}` + "\n", "u2", "last-prompt"},
 		{"recorded ancestor of tail advances", `{"type":"last-prompt","leafUuid":"a1"}` + "\n", "u3", "advanced"},
-		{"explicit ancestor stays", `{"type":"last-prompt","leafUuid":"a1","explicit":true}` + "\n", "a1", "explicit"},
+		// Claude Code 2.1.330 advances an explicit recorded ancestor too (parity case lp-ancestor-explicit)
+		{"explicit ancestor advances", `{"type":"last-prompt","leafUuid":"a1","explicit":true}` + "\n", "u3", "advanced"},
 		{"absent leaf falls back to tail", `{"type":"last-prompt","leafUuid":"zz"}` + "\n", "u3", "leaf-absent"},
-		{"explicit null clears: newest by timestamp", `{"type":"last-prompt","leafUuid":"u2"}` + "\n" + `{"type":"last-prompt","explicit":true}` + "\n", "u3", "cleared"},
+		// a final explicit null with no record after it: an empty conversation (parity case lp-explicit-null-end)
+		{"explicit null at the end: empty", `{"type":"last-prompt","leafUuid":"u2"}` + "\n" + `{"type":"last-prompt","explicit":true}` + "\n", "", "cleared-empty"},
+		{"explicit null then a record: newest by timestamp", `{"type":"last-prompt","leafUuid":"u2"}` + "\n" + `{"type":"last-prompt","explicit":true}` + "\n" +
+			`{"parentUuid":"u1","type":"user","message":{"role":"user","content":"x"},"uuid":"u5","timestamp":"2025-01-01T00:00:05.000Z"}` + "\n", "u3", "cleared"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := Read(strings.NewReader(base+tc.extra), -1)
 			require.NoError(t, err)
 			nd, src := f.leafNode(LeafLastPrompt)
-			assert.Equal(t, tc.leaf, f.uuidOf(nd))
+			got := ""
+			if nd >= 0 {
+				got = f.uuidOf(nd)
+			}
+			assert.Equal(t, tc.leaf, got)
 			assert.Equal(t, tc.src, src)
 		})
 	}

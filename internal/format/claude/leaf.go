@@ -236,13 +236,16 @@ func (f *File) isAncestor(anc, nd int32) bool {
 // sidechain filter does not apply.
 func (f *File) sideOK() bool { return f.sideOnly }
 
+// tail is the live record written last: a uuid written again counts at
+// the position of its last write, as Claude Code's loader sees it.
 func (f *File) tail(sideOK bool) int32 {
+	best := int32(-1)
 	for nd := int32(len(f.nFirst)) - 1; nd >= 0; nd-- {
-		if f.live(nd, sideOK) {
-			return nd
+		if f.live(nd, sideOK) && (best < 0 || f.nLast[nd] > f.nLast[best]) {
+			best = nd
 		}
 	}
-	return -1
+	return best
 }
 
 func (f *File) newest(sideOK bool, convOnly bool, tipsOnly []bool) int32 {
@@ -328,6 +331,9 @@ func (f *File) leafNode(m LeafMode) (int32, string) {
 	rec := f.recorded
 	tail := f.tail(side)
 	if rec.cleared {
+		if f.ResumesEmpty() {
+			return -1, "cleared-empty"
+		}
 		return f.climb(f.newest(side, false, nil)), "cleared"
 	}
 	if rec.leaf == "" {
@@ -344,7 +350,7 @@ func (f *File) leafNode(m LeafMode) (int32, string) {
 	if rec.explicit {
 		src = "explicit"
 	}
-	if !rec.explicit && tail >= 0 && tail != cur && f.isAncestor(cur, tail) {
+	if tail >= 0 && tail != cur && f.isAncestor(cur, tail) {
 		cur, src = tail, "advanced"
 	}
 	if c := f.climb(cur); c >= 0 {

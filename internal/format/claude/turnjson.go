@@ -72,6 +72,28 @@ func (t *Turn) AppendJSON(b []byte) []byte {
 	raw("compactMetadata", t.CompactMetadata)
 	flag("rescued", t.Rescued)
 	flag("preCompaction", t.PreCompaction)
+	if t.Sent {
+		b = append(b, `,"sent":true`...)
+	} else {
+		b = append(b, `,"sent":false`...)
+	}
+	str("notSent", t.NotSent, true)
+	if len(t.Dropped) > 0 {
+		b = append(b, `,"dropped":[`...)
+		for i, d := range t.Dropped {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"line":`...)
+			b = strconv.AppendInt(b, int64(d.Line), 10)
+			b = append(b, `,"block":`...)
+			b = strconv.AppendInt(b, int64(d.Block), 10)
+			b = append(b, `,"reason":`...)
+			b = appendString(b, d.Reason)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
 	b = append(b, `,"lines":[`...)
 	for i, l := range t.Lines {
 		if i > 0 {
