@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -207,19 +206,23 @@ func (p *planner) emit(w io.Writer, ra io.ReaderAt) error {
 	return out.Flush()
 }
 
-// writeVerified writes the sidecar, then the repaired file through
-// safewrite, teeing the bytes into verify; it commits only when verify
-// finds no error left.
+// writeVerified writes the repaired file through safewrite, teeing the
+// bytes into verify; it commits only when verify finds no error left. The
+// rejected lines go to the sidecar only after the session is committed:
+// before the commit they are written to a journal beside the sidecar
+// (see sidecar.go), so that a crash between the two steps neither loses
+// them nor leaves records for lines still in the session; the next repair
+// of the file finishes or drops the journal.
 func (p *planner) writeVerified(ra io.ReaderAt, snap safewrite.Snapshot, openClawLock bool, verify verifier) error {
+	side := SidecarPath(p.path)
+	like := derivedMeta(snap)
 	if len(p.rejects) > 0 {
-		side, err := p.writeSidecar(snap)
-		if err != nil {
-			return fmt.Errorf("writing the rejected lines to a sidecar: %w (nothing was changed)", err)
+		if err := checkSidecarName(side); err != nil {
+			return fmt.Errorf("the rejected lines cannot be kept in %s: %w (nothing was changed)", side, err)
 		}
-		p.res.Sidecar = side
 	}
 	w, err := safewrite.Begin(p.path, safewrite.Options{Snapshot: &snap, DryRun: p.opts.DryRun, NoBackup: p.opts.NoBackup,
-		OpenClawLock: openClawLock})
+		OpenClawLock: openClawLock, Checkpoint: stepper("session:")})
 	if err != nil {
 		return err
 	}
@@ -240,7 +243,7 @@ func (p *planner) writeVerified(ra io.ReaderAt, snap safewrite.Snapshot, openCla
 	vd := <-done
 	if werr != nil {
 		w.Abort()
-		return werr
+		return fmt.Errorf("writing the repaired content: %w (nothing was changed)", werr)
 	}
 	if vd.err != nil {
 		w.Abort()
@@ -250,12 +253,53 @@ func (p *planner) writeVerified(ra io.ReaderAt, snap safewrite.Snapshot, openCla
 		w.Abort()
 		return fmt.Errorf("the repaired content would still have errors, so nothing was changed (please report this): %s", strings.Join(vd.left, "; "))
 	}
+	var j *journal
+	if len(p.rejects) > 0 && !p.opts.DryRun {
+		tmp, err := w.TempSnapshot()
+		if err == nil {
+			j, err = writeJournal(side, p.path, tmp, like, p.sidecarRecords)
+		}
+		if err != nil {
+			w.Abort()
+			return fmt.Errorf("writing the rejected lines to a journal beside %s: %w (nothing was changed)", side, err)
+		}
+	}
 	res, err := w.Commit()
-	if err != nil {
+	if res == nil {
+		// not published: the session is unchanged, so is the sidecar
+		if j != nil {
+			j.drop()
+		}
 		return err
 	}
 	p.res.Backup = res.Backup
 	p.res.Remaining = append(p.res.Remaining, vd.rest...)
+	if len(p.rejects) > 0 {
+		p.res.Sidecar = side
+	}
+	if j != nil {
+		if serr := j.apply(side, like); serr != nil {
+			return p.sidecarFailed(side, j.path, res.Backup, serr)
+		}
+	}
+	return err
+}
+
+// sidecarRecords writes the sidecar records of this repair, tagged id.
+func (p *planner) sidecarRecords(w io.Writer, id string) error {
+	at := p.opts.now().UTC().Format("2006-01-02T15:04:05Z")
+	for _, r := range p.rejects {
+		rec := rejectedLine{Sessctl: "rejected-line", File: filepath.Base(p.path), Line: r.line, Reason: r.reason, At: at, Repair: id}
+		if utf8.Valid(r.raw) {
+			rec.Text = string(r.raw)
+		} else {
+			rec.Base64 = base64.StdEncoding.EncodeToString(r.raw)
+		}
+		b, _ := json.Marshal(rec)
+		if _, err := w.Write(append(b, '\n')); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -268,43 +312,10 @@ type rejectedLine struct {
 	At      string `json:"at"`
 	Text    string `json:"text,omitempty"`
 	Base64  string `json:"base64,omitempty"`
+	// Repair identifies the repair that moved the line (its journal), so
+	// that finishing an interrupted repair never adds a record twice.
+	Repair string `json:"repair,omitempty"`
 }
 
 // SidecarPath is where repair keeps the lines it takes out of path.
 func SidecarPath(path string) string { return path + ".rejected.jsonl" }
-
-func (p *planner) writeSidecar(snap safewrite.Snapshot) (string, error) {
-	side := SidecarPath(p.path)
-	var old []byte
-	var w *safewrite.Writer
-	if st, err := safewrite.Stat(side); err == nil {
-		if old, err = os.ReadFile(side); err != nil {
-			return "", err
-		}
-		w, err = safewrite.Begin(side, safewrite.Options{Snapshot: &st, DryRun: p.opts.DryRun, NoBackup: true})
-		if err != nil {
-			return "", err
-		}
-	} else {
-		w, err = safewrite.Create(side, safewrite.Options{DryRun: p.opts.DryRun, Mode: snap.Mode.Perm()})
-		if err != nil {
-			return "", err
-		}
-	}
-	w.Write(old)
-	at := p.opts.now().UTC().Format("2006-01-02T15:04:05Z")
-	for _, r := range p.rejects {
-		rec := rejectedLine{Sessctl: "rejected-line", File: filepath.Base(p.path), Line: r.line, Reason: r.reason, At: at}
-		if utf8.Valid(r.raw) {
-			rec.Text = string(r.raw)
-		} else {
-			rec.Base64 = base64.StdEncoding.EncodeToString(r.raw)
-		}
-		b, _ := json.Marshal(rec)
-		w.Write(append(b, '\n'))
-	}
-	if _, err := w.Commit(); err != nil {
-		return "", err
-	}
-	return side, nil
-}

@@ -130,3 +130,26 @@ func setMeta(f *os.File, meta Snapshot) error {
 func tempName(target string, rnd []byte) string {
 	return TempPrefix(target) + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(rnd) + ".tmp"
 }
+
+// TempSnapshot is the identity (device, inode) of the temp file that
+// Commit will publish: after a successful Commit the target has it. A
+// caller that must record which content a commit published (a journal)
+// takes it before Commit. It fails in DryRun (no temp file).
+func (w *Writer) TempSnapshot() (Snapshot, error) {
+	if w.tmp == nil {
+		return Snapshot{}, errors.New("safewrite: no temp file")
+	}
+	fi, err := w.tmp.Stat()
+	if err != nil {
+		return Snapshot{}, err
+	}
+	s := Snapshot{Path: w.tmpN, Size: fi.Size(), ModTime: fi.ModTime(), Mode: fi.Mode()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		s.UID, s.GID = int(st.Uid), int(st.Gid)
+		s.Dev, s.Ino, s.Nlink = uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink)
+	}
+	return s, nil
+}
+
+// SyncDir fsyncs a directory (after removing or renaming a file in it).
+func SyncDir(dir string) error { return syncDir(dir) }

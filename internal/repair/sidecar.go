@@ -1,0 +1,348 @@
+package repair
+
+// The sidecar and the session stay consistent (issue 11.2). A repair that
+// rejects lines:
+//
+//  1. checks the sidecar's name (never a link, see safewrite.NoFollow);
+//  2. writes the repaired session to its temp file and verifies it;
+//  3. writes a journal ".<sidecar>.sessctl-<pid>-<id>.journal" beside the
+//     sidecar: a header naming the inode of that temp file, then the
+//     sidecar records tagged "repair":"<id>" (durable: fsynced, published);
+//  4. commits the session (rename: the session now has the temp's inode);
+//  5. adds the journal's records to the sidecar (atomic rewrite);
+//  6. removes the journal.
+//
+// A crash before 4 leaves the lines in the session and a journal whose
+// inode is not the session's: the next repair drops it. A crash after 4
+// leaves a journal whose inode is the session's: the next repair adds its
+// records, unless the sidecar already holds records tagged with its id
+// (a crash between 5 and 6). Either way every rejected line ends up once
+// in the session or once in the sidecar.
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/sessctl/sessctl/internal/agentlock"
+	"github.com/sessctl/sessctl/internal/safewrite"
+)
+
+// checkpoint, when set (crash tests), is called after each durable step of
+// a repair's write: "session:…", "journal:…" and "sidecar:…" (safewrite's
+// steps) and "journal-removed".
+var checkpoint func(step string)
+
+func stepper(prefix string) func(string) {
+	if checkpoint == nil {
+		return nil
+	}
+	cp := checkpoint
+	return func(s string) { cp(prefix + s) }
+}
+
+func step(s string) {
+	if checkpoint != nil {
+		checkpoint(s)
+	}
+}
+
+// derivedMeta is what derived files (sidecar, journal) take from the
+// session: its owner, group and permission bits.
+func derivedMeta(snap safewrite.Snapshot) safewrite.Snapshot {
+	return safewrite.Snapshot{Mode: snap.Mode.Perm(), UID: snap.UID, GID: snap.GID}
+}
+
+// checkSidecarName refuses a sidecar name sessctl must not write through:
+// a symbolic link, anything but a regular file, a file with other links.
+func checkSidecarName(side string) error {
+	if _, err := os.Lstat(side); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	_, err := safewrite.StatNoFollow(side)
+	return err
+}
+
+// journalHead is the first line of a journal.
+type journalHead struct {
+	Sessctl string `json:"sessctl"` // "sidecar-journal"
+	ID      string `json:"id"`
+	Session string `json:"session"`
+	// Dev and Ino identify the session content whose commit makes the
+	// records due: the temp file that the commit renames over the session.
+	Dev uint64 `json:"dev"`
+	Ino uint64 `json:"ino"`
+}
+
+type journal struct {
+	path string
+	head journalHead
+}
+
+// journalPrefix is the name prefix of the journals of a sidecar.
+func journalPrefix(side string) string {
+	return filepath.Join(filepath.Dir(side), "."+filepath.Base(side)+".sessctl-")
+}
+
+// writeJournal writes and publishes the journal of a repair whose session
+// content is the temp file tmp.
+func writeJournal(side, session string, tmp, like safewrite.Snapshot, records func(io.Writer, string) error) (*journal, error) {
+	var rb [8]byte
+	if _, err := rand.Read(rb[:]); err != nil {
+		return nil, err
+	}
+	id := hex.EncodeToString(rb[:])
+	j := &journal{
+		path: journalPrefix(side) + strconv.Itoa(os.Getpid()) + "-" + id + ".journal",
+		head: journalHead{Sessctl: "sidecar-journal", ID: id, Session: session, Dev: tmp.Dev, Ino: tmp.Ino},
+	}
+	w, err := safewrite.Create(j.path, safewrite.Options{Like: &like, Checkpoint: stepper("journal:")})
+	if err != nil {
+		return nil, err
+	}
+	hb, _ := json.Marshal(j.head)
+	w.Write(append(hb, '\n'))
+	if err := records(w, id); err != nil {
+		w.Abort()
+		return nil, err
+	}
+	if _, err := w.Commit(); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// drop removes the journal (its session commit did not happen).
+func (j *journal) drop() error {
+	if err := os.Remove(j.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return safewrite.SyncDir(filepath.Dir(j.path))
+}
+
+// apply adds the journal's records to the sidecar side (once: not if the
+// sidecar already holds records of this repair), then removes the journal.
+func (j *journal) apply(side string, like safewrite.Snapshot) error {
+	var err error
+	for attempt := 0; attempt < 4; attempt++ {
+		if err = j.appendTo(side, like); err == nil ||
+			!(errors.Is(err, safewrite.ErrChanged) || errors.Is(err, fs.ErrExist)) {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if err := j.drop(); err != nil {
+		return err
+	}
+	step("journal-removed")
+	return nil
+}
+
+// records opens the journal and returns a reader of its records.
+func (j *journal) records() (io.ReadCloser, error) {
+	f, _, err := safewrite.OpenNoFollow(j.path)
+	if err != nil {
+		return nil, err
+	}
+	br := bufio.NewReader(f)
+	if _, err := br.ReadSlice('\n'); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("journal %s: no header line", j.path)
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{br, f}, nil
+}
+
+func (j *journal) appendTo(side string, like safewrite.Snapshot) error {
+	recs, err := j.records()
+	if err != nil {
+		return err
+	}
+	defer recs.Close()
+	f, st, err := safewrite.OpenNoFollow(side)
+	if errors.Is(err, fs.ErrNotExist) {
+		w, err := safewrite.Create(side, safewrite.Options{Like: &like, Checkpoint: stepper("sidecar:")})
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(w, recs); err != nil {
+			w.Abort()
+			return err
+		}
+		_, err = w.Commit()
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	done, err := containsMarker(f, []byte(`"repair":"`+j.head.ID+`"`))
+	if err != nil || done {
+		return err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	w, err := safewrite.Begin(side, safewrite.Options{NoFollow: true, Snapshot: &st, NoBackup: true, Like: &like,
+		Checkpoint: stepper("sidecar:")})
+	if err != nil {
+		return err
+	}
+	last := &lastByte{w: w}
+	if _, err := io.Copy(last, f); err != nil {
+		w.Abort()
+		return err
+	}
+	if last.n > 0 && last.b != '\n' {
+		w.Write([]byte{'\n'})
+	}
+	if _, err := io.Copy(w, recs); err != nil {
+		w.Abort()
+		return err
+	}
+	_, err = w.Commit()
+	return err
+}
+
+type lastByte struct {
+	w io.Writer
+	b byte
+	n int64
+}
+
+func (l *lastByte) Write(p []byte) (int, error) {
+	n, err := l.w.Write(p)
+	if n > 0 {
+		l.b = p[n-1]
+		l.n += int64(n)
+	}
+	return n, err
+}
+
+// containsMarker streams r looking for m.
+func containsMarker(r io.Reader, m []byte) (bool, error) {
+	buf := make([]byte, 0, 64<<10+len(m))
+	chunk := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		if bytes.Contains(buf, m) {
+			return true, nil
+		}
+		if len(buf) >= len(m) {
+			buf = append(buf[:0], buf[len(buf)-len(m)+1:]...)
+		}
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+}
+
+// sidecarFailed is the error of a repair whose session was committed but
+// whose rejected lines could not be added to the sidecar.
+func (p *planner) sidecarFailed(side, journalPath, backup string, err error) error {
+	why := err.Error()
+	var ce *safewrite.ChangedError
+	var he *agentlock.HeldError
+	switch {
+	case errors.As(err, &ce):
+		why = "it changed while sessctl was writing it"
+	case errors.As(err, &he):
+		why = "an agent holds its lock"
+	}
+	kept := ""
+	if backup != "" {
+		kept = " (the old content is kept as " + backup + ")"
+	}
+	n := len(p.rejects)
+	lines := "lines"
+	if n == 1 {
+		lines = "line"
+	}
+	return fmt.Errorf("%s was repaired%s, but its %d rejected %s could not be added to %s: %s. "+
+		"They are kept in %s; the next `sessctl repair %s` adds them", p.path, kept, n, lines, side, why, journalPath, p.path)
+}
+
+// recoverSidecar finishes what interrupted repairs of path left: a journal
+// whose session commit happened has its records added to the sidecar
+// (once), one whose commit did not happen is removed. Journals of another
+// live process, of another owner, or unreadable ones are left alone. A dry
+// run changes nothing.
+func recoverSidecar(path string, opts Options) error {
+	if opts.DryRun {
+		return nil
+	}
+	side := SidecarPath(path)
+	prefix := filepath.Base(journalPrefix(side))
+	entries, err := os.ReadDir(filepath.Dir(side))
+	if err != nil {
+		return nil // the repair reports an unreadable folder itself
+	}
+	var sess *safewrite.Snapshot
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, ".journal") || !e.Type().IsRegular() {
+			continue
+		}
+		pidStr, _, _ := strings.Cut(strings.TrimPrefix(name, prefix), "-")
+		pid, err := strconv.Atoi(pidStr)
+		if err != nil {
+			continue
+		}
+		// Our own pid: left by an earlier, interrupted call in this
+		// process (a repair does not run twice at once on one file).
+		if pid != os.Getpid() && agentlock.PIDAlive(pid) {
+			continue
+		}
+		if sess == nil {
+			s, err := safewrite.Stat(path)
+			if err != nil {
+				return nil
+			}
+			sess = &s
+		}
+		jp := filepath.Join(filepath.Dir(side), name)
+		f, st, err := safewrite.OpenNoFollow(jp)
+		if err != nil {
+			continue
+		}
+		if st.UID != sess.UID && st.UID != os.Geteuid() {
+			f.Close()
+			continue // not written by sessctl for this session
+		}
+		line, err := bufio.NewReader(f).ReadSlice('\n')
+		f.Close()
+		var head journalHead
+		if err != nil || json.Unmarshal(line, &head) != nil || head.Sessctl != "sidecar-journal" || head.ID == "" {
+			continue
+		}
+		j := &journal{path: jp, head: head}
+		if head.Dev == sess.Dev && head.Ino == sess.Ino {
+			if err := j.apply(side, derivedMeta(*sess)); err != nil {
+				return fmt.Errorf("finishing an interrupted repair of %s: adding the rejected lines kept in %s to %s: %w", path, jp, side, err)
+			}
+			continue
+		}
+		if err := j.drop(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
