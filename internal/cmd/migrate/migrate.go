@@ -8,10 +8,8 @@ import (
 
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/iostreams"
-	mg "github.com/sessctl/sessctl/internal/migrate"
 	"github.com/sessctl/sessctl/internal/render"
-	"github.com/sessctl/sessctl/internal/safewrite"
-	"github.com/sessctl/sessctl/internal/session"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/spf13/cobra"
 )
 
@@ -145,43 +143,49 @@ func Run(opts *Options) error {
 
 func migrateOne(path string, opts *Options) FileReport {
 	r := FileReport{Path: path}
-	format, err := session.Detect(path)
+	s, err := opts.Factory.Registry.Open(path, sessfmt.OpenOptions{})
 	if err != nil {
-		r.Status, r.Error = "error", err.Error()
-		return r
-	}
-	if format != session.FormatPi {
-		r.Status, r.Error = "skipped", fmt.Sprintf("a %s file, not pi-family", format)
-		return r
-	}
-	dry := opts.DryRun || opts.Check
-	res, err := mg.File(path, mg.FileOptions{Write: safewrite.Options{DryRun: dry, NoBackup: opts.NoBackup,
-		OpenClawLock: safewrite.IsOpenClawTranscript(path)}})
-	if err != nil {
-		if errors.Is(err, mg.ErrNoHeader) {
-			r.Status, r.Error = "skipped", "no valid session header (sessctl repair --rebuild-header first)"
+		var ns *sessfmt.NotSessionError
+		if errors.As(err, &ns) {
+			r.Status, r.Error = "skipped", "cannot tell which agent wrote this file"
 			return r
 		}
 		r.Status, r.Error = "error", err.Error()
 		return r
 	}
-	s := res.Summary
-	r.FromVersion, r.ToVersion = s.FromVersion, s.ToVersion
-	if !s.Needed {
+	defer s.Close()
+	m, ok := s.(sessfmt.Migrator)
+	if !ok {
+		agent := s.Ref().Agent
+		if agent == "" {
+			agent = s.Ref().Format
+		}
+		r.Status, r.Error = "skipped", fmt.Sprintf("a %s file, not pi-family (migrate is not supported for this agent)", agent)
+		return r
+	}
+	res, err := m.Migrate(sessfmt.MigrateOptions{DryRun: opts.DryRun || opts.Check, NoBackup: opts.NoBackup})
+	switch {
+	case err != nil:
+		r.Status, r.Error = "error", err.Error()
+		return r
+	case res.Skipped != "":
+		r.Status, r.Error = "skipped", res.Skipped
+		return r
+	}
+	r.FromVersion, r.ToVersion = res.FromVersion, res.ToVersion
+	if !res.Needed {
 		r.Status = "current"
 		return r
 	}
 	r.Status = "migrated"
-	if dry {
+	if opts.DryRun || opts.Check {
 		r.Status = "would-migrate"
 	}
-	r.Changes = fmt.Sprintf("%d lines changed, %d entries given ids, %d compactions mapped, %d roles renamed", s.LinesChanged, s.EntriesReIDed, s.CompactionsMapped, s.RolesRenamed)
-	if res.Write != nil {
-		r.Backup = res.Write.Backup
-	}
+	r.Changes, r.Backup = res.Changes, res.Backup
 	return r
 }
 
 func expand(opts *Options) ([]string, error) {
-	return opts.Factory.ExpandArgs(opts.Args, opts.All, nil)
+	reg := opts.Factory.Registry
+	return opts.Factory.ExpandArgs(opts.Args, opts.All, reg.Claims)
 }

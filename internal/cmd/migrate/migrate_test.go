@@ -9,6 +9,7 @@ import (
 	"github.com/sessctl/sessctl/internal/cmd/migrate"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/sessfmt/formats"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -28,6 +29,9 @@ func execute(t *testing.T, f *cmdutil.Factory, runF func(*migrate.Options) error
 	f.IO = ios
 	if f.Getenv == nil {
 		f.Getenv = func(string) string { return "" }
+	}
+	if f.Registry == nil {
+		f.Registry = formats.New(f.Getenv)
 	}
 	cmd := migrate.NewCmd(f, runF)
 	cmd.SetArgs(argv)
@@ -108,4 +112,14 @@ func TestRunAllUsesFactory(t *testing.T) {
 	assert.ErrorIs(t, err, cmdutil.ErrProblems)
 	assert.Contains(t, out, "a.jsonl: would-migrate")
 	assert.Contains(t, out, "1 file:", "one file, in the singular")
+}
+
+// A session of an agent whose files have no versions is skipped with the
+// reason, through the registry (no format test in the command).
+func TestRunSkipsOtherAgents(t *testing.T) {
+	dir := t.TempDir()
+	c := copyFixture(t, dir, "c.jsonl", "claude", "shapes", "compact.jsonl")
+	out, _, err := execute(t, &cmdutil.Factory{}, nil, c)
+	require.NoError(t, err)
+	assert.Contains(t, out, "c.jsonl: skipped: a claude file, not pi-family (migrate is not supported for this agent)")
 }
