@@ -44,10 +44,10 @@ func (f *File) Check(opts CheckOptions) []problem.Problem {
 	if f.HeaderErr != nil {
 		return ps
 	}
-	if f.Header.Version < CurrentVersion {
-		ps = append(ps, problem.Problem{Code: CodeOutdatedVersion, Severity: problem.Warning, Line: f.Header.Line,
-			Message: fmt.Sprintf("session format version %d; the agent migrates it to %d (rewriting the file in place) when it opens it", f.Header.Version, CurrentVersion),
-			Fix:     "sessctl migrate " + f.Path})
+	if f.Legacy != nil {
+		// The agent migrates it in memory on open, and so does sessctl:
+		// everything below is about the migrated file.
+		ps = append(ps, f.legacyNotice())
 	}
 	ps = append(ps, f.droppedLabelOrphans(ps)...)
 	ps = append(ps, f.pathProblems()...)
@@ -123,6 +123,9 @@ func (f *File) pathProblems() []problem.Problem {
 			id, isStr := jsonl.String(fk)
 			if ok && isStr && id == f.Index.Nodes[i].ID && f.Dialect == DialectPi {
 				break // its own id: pi 1.5.2's way of saying "keep nothing"
+			}
+			if f.Legacy != nil && f.Legacy.Summary.CompactionsUnmapped+f.Legacy.Summary.CompactionsDangling+f.Legacy.Summary.IndexKept > 0 {
+				break // the migration left it so: the version notice says it
 			}
 			pos, on := -1, false
 			if j, ok := f.Index.Lookup(id); ok && posOf[j] > 0 {

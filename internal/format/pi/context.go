@@ -143,6 +143,9 @@ func (f *File) prepare(leaf int) (*Context, []int, error) {
 		}
 	}
 	ctx := &Context{Dialect: f.Dialect, Leaf: leaf, Compaction: tree.None}
+	if f.Legacy != nil && f.Legacy.AgentFails != "" {
+		ctx.Warnings = append(ctx.Warnings, f.Legacy.AgentFails)
+	}
 	if leaf == tree.None {
 		return ctx, nil, nil
 	}

@@ -154,6 +154,11 @@ type File struct {
 	BlobDir string
 	// PiVersion is the pi release whose loader rules apply (pi dialect).
 	PiVersion PiVersion
+	// Legacy is set for a v1/v2 file, read as the agent's in-memory
+	// migration makes it (see Legacy); edits turn its stored lines into
+	// the migrated ones.
+	Legacy *Legacy
+	edits  []lineEdit
 
 	markers dialectMarkers
 }
@@ -196,6 +201,9 @@ func Open(path string, opts Options) (*File, error) {
 		return nil, err
 	}
 	f.Size = st.Size()
+	if err := f.applyLegacy(); err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 
@@ -776,6 +784,10 @@ func (f *File) ReadLines(idx []int) ([][]byte, error) {
 		b, err := jsonl.ReadLineAt(fh, e.Offset, e.Len)
 		if err != nil {
 			return nil, err
+		}
+		if f.edits != nil {
+			var buf []byte
+			b = f.legacyLine(i, b, &buf)
 		}
 		out[k] = b
 	}

@@ -3,8 +3,6 @@ package pi
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"math"
 	"strconv"
 )
 
@@ -70,27 +68,17 @@ func ompEmpty(ctx *Context, xcsh bool) {
 }
 
 // ompPrepare applies what loading does to the entries before the context is
-// built: migrations (§3), blob references (§4) and, for omp, the GitHub
-// Copilot replay sanitizing of SessionManager.open (§5.2).
+// built: blob references (§4) and, for omp, the GitHub Copilot replay
+// sanitizing of SessionManager.open (§5.2). Migrations (§3) are done by
+// Open for the whole file (see Legacy): the lines read here are migrated.
 func ompPrepare(f *File, ctx *Context, pes []pathEntry, xcsh bool) []pathEntry {
-	version := 3
-	if f.Header != nil {
-		version = f.Header.Version
-	}
-	if version < 2 {
-		pes = v1Path(f, ctx, pes)
-	}
 	res := newBlobResolver(f.BlobDir)
 	for k := range pes {
 		pe := &pes[k]
 		if !pe.obj {
 			continue
 		}
-		if version < 3 && pe.typ == "message" {
-			if m := pe.get("message"); isStr(sub(trimWS(m), "role"), "hookMessage") {
-				pe.line = withMember(pe.line, "message", withMember(m, "role", str("custom")))
-			}
-		}
+
 		if xcsh {
 			pe.line = res.resolveO14(pe.line, pe.typ)
 		} else {
@@ -102,53 +90,6 @@ func ompPrepare(f *File, ctx *Context, pes []pathEntry, xcsh bool) []pathEntry {
 	}
 	ctx.Warnings = append(ctx.Warnings, res.warnings...)
 	return pes
-}
-
-// v1Path gives a version 1 file the ids and parents the v1→v2 migration
-// assigns at load: every entry that is not a session line gets a fresh id
-// and the previous one as parent, a single chain in file order. The ids are
-// random in the agent; here they are synthetic. A compaction's numeric
-// firstKeptEntryIndex counts the header as index 0.
-func v1Path(f *File, ctx *Context, pes []pathEntry) []pathEntry {
-	leaf := ctx.Leaf
-	if leaf < 0 || leaf >= len(f.Entries) || f.Entries[leaf].Type() == "session" {
-		return pes
-	}
-	var path []int
-	for i := 0; i <= leaf; i++ {
-		if f.Entries[i].Type() != "session" {
-			path = append(path, i)
-		}
-	}
-	lines, err := f.ReadLines(path)
-	if err != nil {
-		ctx.Warnings = append(ctx.Warnings, "reading the version 1 file again failed: "+err.Error())
-		return pes
-	}
-	synth := func(n int) []byte { return jsonString(fmt.Sprintf("\x00v1-%d", n)) }
-	out := make([]pathEntry, len(path))
-	for k, i := range path {
-		pe := newPathEntry(i, lines[k], f.Entries[i].Type())
-		if pe.obj {
-			pe.id = synth(i)
-			if pe.typ == "compaction" {
-				if idx := pe.get("firstKeptEntryIndex"); idx != nil && len(trimWS(idx)) > 0 && (trimWS(idx)[0] == '-' || (trimWS(idx)[0] >= '0' && trimWS(idx)[0] <= '9')) {
-					var fk []byte
-					if x, err := strconv.ParseFloat(string(trimWS(idx)), 64); err == nil && x == math.Trunc(x) && x >= 1 && int(x)-1 < len(f.Entries) {
-						t := int(x) - 1
-						if f.Entries[t].Type() != "session" && t <= i {
-							fk = synth(t)
-						}
-					}
-					pe.line = withMember(withMember(pe.line, "firstKeptEntryIndex", nil), "firstKeptEntryId", fk)
-				}
-			}
-		}
-		out[k] = pe
-	}
-	ctx.Path = path
-	ctx.Warnings = append(ctx.Warnings, "version 1 file: the agent gives every entry a new random id on load and chains them in file order; only the default leaf is meaningful")
-	return out
 }
 
 // sanitizeCopilot strips replayed OpenAI Responses data from GitHub Copilot

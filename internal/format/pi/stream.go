@@ -21,6 +21,7 @@ type lineReader struct {
 	br  *bufio.Reader
 	pos int64 // file offset of br's next byte
 	buf []byte
+	mig []byte // the migrated form of a legacy line
 }
 
 // maxSkip is the largest gap read through instead of seeking over.
@@ -73,6 +74,9 @@ func (r *lineReader) raw(i int) ([]byte, error) {
 	b = b[:n]
 	if len(b) > 0 && b[len(b)-1] == '\n' {
 		b = b[:len(b)-1]
+	}
+	if r.f.edits != nil {
+		b = r.f.legacyLine(i, b, &r.mig) // a v1/v2 file, read as migrated
 	}
 	return b, nil
 }
