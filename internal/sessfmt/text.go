@@ -1,9 +1,15 @@
 package sessfmt
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"time"
+
+	"github.com/sessctl/sessctl/internal/model"
 )
 
 // TextKind says what a piece of a session's readable text is. Kinds are
@@ -118,4 +124,93 @@ type TextOptions struct {
 // during the call. An error from fn stops the walk and is returned.
 type Texter interface {
 	Texts(opts TextOptions, fn func(*Text) error) error
+}
+
+// EachLine reads the JSONL file at path forward and calls fn with the
+// 1-based number and bytes (without the newline) of each line candidate
+// accepts (all when nil). Line numbers count every physical line, as a raw
+// scan of the file counts them. There is no line-length cap; memory grows
+// with the longest line while it is read. raw is valid only during the
+// call.
+func EachLine(path string, candidate func(line int, raw []byte) bool, fn func(line int, raw []byte) error) error {
+	fh, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	br := bufio.NewReaderSize(fh, 1<<20)
+	var acc []byte
+	line := 0
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			acc = append(acc, chunk...)
+			continue
+		}
+		if err != nil && err != io.EOF {
+			return err
+		}
+		if len(chunk) == 0 && len(acc) == 0 && err == io.EOF {
+			return nil
+		}
+		line++
+		raw := chunk
+		if len(acc) > 0 {
+			acc = append(acc, chunk...)
+			raw = acc
+		}
+		raw = bytes.TrimSuffix(raw, []byte{'\n'})
+		if candidate == nil || candidate(line, raw) {
+			if ferr := fn(line, raw); ferr != nil {
+				return ferr
+			}
+		}
+		acc = acc[:0]
+		if err == io.EOF {
+			return nil
+		}
+	}
+}
+
+// MessageTexts calls fn with the texts of a message's blocks that kinds
+// asks for: text blocks as TextBody, thinking as TextThinking, tool calls as
+// TextToolInput (name, newline, arguments) and tool results as
+// TextToolOutput. base gives the entry's id, line, role, time and on-path.
+func MessageTexts(m *model.Message, base Text, kinds TextKind, fn func(*Text) error) error {
+	if kinds == 0 {
+		kinds = TextAll
+	}
+	if base.Role == "" {
+		base.Role = m.Role
+	}
+	if base.Time.IsZero() {
+		base.Time = m.Time
+	}
+	for i := range m.Blocks {
+		b := &m.Blocks[i]
+		t := base
+		switch b.Kind {
+		case "text":
+			t.Kind, t.Text = TextBody, b.Text
+		case "thinking":
+			t.Kind, t.Text = TextThinking, b.Text
+		case "toolCall":
+			t.Kind, t.Tool = TextToolInput, b.Name
+			t.Text = b.Name
+			if b.Args != "" {
+				t.Text += "\n" + b.Args
+			}
+		case "toolResult":
+			t.Kind, t.Tool, t.Text = TextToolOutput, b.Name, b.Text
+		default:
+			continue
+		}
+		if t.Kind&kinds == 0 || t.Text == "" {
+			continue
+		}
+		if err := fn(&t); err != nil {
+			return err
+		}
+	}
+	return nil
 }

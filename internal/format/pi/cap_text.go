@@ -1,0 +1,111 @@
+package pi
+
+import (
+	"time"
+
+	"github.com/sessctl/sessctl/internal/sessfmt"
+	"github.com/valyala/fastjson"
+)
+
+// Texts gives the readable text of every entry in file order (the text
+// capability, for search and secrets): messages' text, thinking, tool calls
+// and results (bash and python executions included), compaction and branch
+// summaries, custom messages, and titles (session_info names, oh-my-pi's
+// title slot and header title). Only the lines opts.Candidate accepts are
+// decoded. OnPath marks the entries on the path to the leaf.
+func (s *Session) Texts(opts sessfmt.TextOptions, fn func(*sessfmt.Text) error) error {
+	f := s.File
+	kinds := opts.Kinds
+	if kinds == 0 {
+		kinds = sessfmt.TextAll
+	}
+	onPath := map[int]bool{}
+	if leaf, err := s.LeafIndex(); err == nil {
+		if _, path, err := f.PathTo(leaf); err == nil {
+			for _, i := range path {
+				onPath[i] = true
+			}
+		}
+	}
+	// Entries are in file order; a cursor finds the entry of each line.
+	j := 0
+	var p fastjson.Parser
+	return sessfmt.EachLine(f.Path, opts.Candidate, func(line int, raw []byte) error {
+		for j < len(f.Entries) && int(f.Entries[j].Line) < line {
+			j++
+		}
+		entry := -1
+		if j < len(f.Entries) && int(f.Entries[j].Line) == line {
+			entry = j
+		}
+		v, err := p.ParseBytes(trimBOM(raw))
+		if err != nil || v.Type() != fastjson.TypeObject {
+			return nil
+		}
+		base := sessfmt.Text{Line: line}
+		if entry >= 0 {
+			base.EntryID = f.DisplayID(entry)
+			base.OnPath = onPath[entry]
+		}
+		if ts := v.GetStringBytes("timestamp"); ts != nil {
+			if t, err := time.Parse(time.RFC3339Nano, string(ts)); err == nil {
+				base.Time = t
+			}
+		}
+		return entryTexts(v, base, kinds, fn)
+	})
+}
+
+func trimBOM(b []byte) []byte {
+	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+		return b[3:]
+	}
+	return b
+}
+
+func entryTexts(v *fastjson.Value, base sessfmt.Text, kinds sessfmt.TextKind, fn func(*sessfmt.Text) error) error {
+	emit := func(k sessfmt.TextKind, role, text string) error {
+		if k&kinds == 0 || text == "" {
+			return nil
+		}
+		t := base
+		t.Kind, t.Role, t.Text = k, role, text
+		return fn(&t)
+	}
+	switch string(v.GetStringBytes("type")) {
+	case "message":
+		msg := v.Get("message")
+		if msg == nil {
+			return nil
+		}
+		m := toModel(msg.MarshalTo(nil))
+		if !m.Time.IsZero() {
+			base.Time = m.Time
+		}
+		return sessfmt.MessageTexts(&m, base, kinds, fn)
+	case "compaction":
+		return emit(sessfmt.TextBody, "compactionSummary", string(v.GetStringBytes("summary")))
+	case "branch_summary":
+		return emit(sessfmt.TextBody, "branchSummary", string(v.GetStringBytes("summary")))
+	case "custom_message":
+		c := v.Get("content")
+		if c == nil {
+			return nil
+		}
+		for _, b := range contentBlocks(c.MarshalTo(nil)) {
+			if b.Kind == "text" {
+				if err := emit(sessfmt.TextBody, "custom", b.Text); err != nil {
+					return err
+				}
+			}
+		}
+	case "session_info":
+		return emit(sessfmt.TextTitle, "session_info", string(v.GetStringBytes("name")))
+	case "session":
+		return emit(sessfmt.TextTitle, "session", string(v.GetStringBytes("title")))
+	case "title":
+		return emit(sessfmt.TextTitle, "title", string(v.GetStringBytes("v")))
+	}
+	return nil
+}
+var _ sessfmt.Texter = (*Session)(nil)
