@@ -35,4 +35,5 @@ func (o *Opened) Texts(opts sessfmt.TextOptions, fn func(*sessfmt.Text) error) e
 		return sessfmt.MessageTexts(&m, base, kinds, fn)
 	})
 }
+
 var _ sessfmt.Texter = (*Opened)(nil)

@@ -101,4 +101,5 @@ func (s *Session) Texts(opts sessfmt.TextOptions, fn func(*sessfmt.Text) error) 
 		return nil
 	})
 }
+
 var _ sessfmt.Texter = (*Session)(nil)

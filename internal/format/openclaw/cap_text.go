@@ -17,4 +17,5 @@ func (o *Opened) Texts(opts sessfmt.TextOptions, fn func(*sessfmt.Text) error) e
 		return fn(t)
 	})
 }
+
 var _ sessfmt.Texter = (*Opened)(nil)

@@ -75,4 +75,5 @@ func (o *Opened) Texts(opts sessfmt.TextOptions, fn func(*sessfmt.Text) error) e
 	}
 	return nil
 }
+
 var _ sessfmt.Texter = (*Opened)(nil)

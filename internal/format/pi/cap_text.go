@@ -108,4 +108,5 @@ func entryTexts(v *fastjson.Value, base sessfmt.Text, kinds sessfmt.TextKind, fn
 	}
 	return nil
 }
+
 var _ sessfmt.Texter = (*Session)(nil)
