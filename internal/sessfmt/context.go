@@ -72,3 +72,16 @@ type ImageExtractor interface {
 	// and says which it wrote and which it skipped (with the reason).
 	ExtractImages(dir string) ([]images.Written, []images.Skipped, error)
 }
+
+// FooterSink is a TranscriptSink that also takes a closing line (a count
+// of the messages in context); formats that have one give it.
+type FooterSink interface {
+	TranscriptSink
+	Footer(line string) error
+}
+
+// ShortIDer is a session whose ids are long (uuids): views print their
+// first ShortIDLen characters.
+type ShortIDer interface {
+	ShortIDLen() int
+}

@@ -40,3 +40,11 @@ type TreeView struct {
 	// Close releases what the view holds (nil: nothing).
 	Close func() error
 }
+
+// TreeNoticer is a Treer with notices about the tree in every output mode
+// (subagent folders or store files it could not read), printed on stderr
+// before the tree or its JSON. TreeView.Notices are printed only with the
+// drawn tree.
+type TreeNoticer interface {
+	TreeNotices() []Notice
+}

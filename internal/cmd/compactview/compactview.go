@@ -3,14 +3,10 @@
 package compactview
 
 import (
-	"fmt"
-
-	"github.com/sessctl/sessctl/internal/cmd/sessopen"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/iostreams"
-	"github.com/sessctl/sessctl/internal/model"
 	"github.com/sessctl/sessctl/internal/render"
-	"github.com/sessctl/sessctl/internal/session"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/spf13/cobra"
 )
 
@@ -24,13 +20,6 @@ type Options struct {
 	Leaf    string
 	Full    bool
 }
-
-// Viewer builds the compact view of one session file of a format. Formats
-// other than pi register theirs in Viewers.
-type Viewer func(ref session.Ref, opts *Options) (*model.CompactView, error)
-
-// Viewers holds the viewer of each format.
-var Viewers = map[session.Format]Viewer{session.FormatPi: viewPi}
 
 // NewCmd builds the compact-view command.
 func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
@@ -60,39 +49,32 @@ Exit status: 0 shown; 1 unreadable file or no valid header; 2 usage error.`,
 			return Run(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Leaf, "leaf", "", "Use the path to this entry (id or unique prefix) instead of the active leaf")
+	cmdutil.AddLeafFlag(cmd.Flags(), &opts.Leaf, "Use the path to this entry (id or unique prefix) instead of the active leaf")
 	cmd.Flags().BoolVar(&opts.Full, "full", false, "Print summaries whole")
 	return cmd
 }
 
-// Run runs compact-view.
+// Run runs compact-view: open the session and print the compactions its
+// Compacter capability lists.
 func Run(opts *Options) error {
-	if handled, err := runOpenCode(opts); handled {
-		return err
-	}
-	ref, err := opts.Factory.ResolveSession(opts.Session)
+	f := opts.Factory
+	s, err := f.OpenSession(opts.Session, sessfmt.OpenOptions{Leaf: opts.Leaf})
 	if err != nil {
 		return err
 	}
-	v, ok := Viewers[ref.Format]
+	defer s.Close()
+	f.PrintProblems(s, "")
+	c, ok := s.(sessfmt.Compacter)
 	if !ok {
-		return fmt.Errorf("%s: format %q is not supported by compact-view", ref.Path, ref.Format)
+		return sessfmt.Unsupported(s, "compact-view")
 	}
-	cv, err := v(ref, opts)
+	cv, err := c.CompactView()
 	if err != nil {
-		return err
+		return cmdutil.UsageIf(err)
 	}
 	if opts.JSON {
 		return render.JSON(opts.IO.Out, cv, opts.IO.IsStdoutTTY())
 	}
 	render.DrawCompactView(opts.IO.Out, cv, opts.Full, opts.IO.IsStdoutTTY(), render.NewStyles(opts.IO))
 	return nil
-}
-
-func viewPi(ref session.Ref, opts *Options) (*model.CompactView, error) {
-	f, leaf, err := sessopen.Pi(opts.IO, ref.Path, "", opts.Leaf)
-	if err != nil {
-		return nil, err
-	}
-	return f.CompactView(leaf)
 }

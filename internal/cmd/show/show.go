@@ -4,19 +4,14 @@ package show
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 
-	"github.com/sessctl/sessctl/internal/images"
-	"github.com/sessctl/sessctl/internal/cmd/sessopen"
 	"github.com/sessctl/sessctl/internal/cmdutil"
-	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/model"
 	"github.com/sessctl/sessctl/internal/render"
-	"github.com/sessctl/sessctl/internal/session"
-	"github.com/sessctl/sessctl/internal/tree"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/spf13/cobra"
 )
 
@@ -91,8 +86,8 @@ Exit status: 0 shown; 1 the file cannot be read or has no valid header;
 			if opts.Raw && opts.JSON {
 				return cmdutil.FlagErrorf("--raw and --json cannot be used together")
 			}
-			if _, err := pi.ParseDialect(opts.Dialect); err != nil {
-				return cmdutil.FlagErrorf("%v", err)
+			if err := f.CheckOpenOptions(opts.openOptions()); err != nil {
+				return err
 			}
 			if !opts.ResolveBlobs {
 				return cmdutil.FlagErrorf("--resolve-blobs=false is not supported: the context is rebuilt as the agent loads it, with blob images inlined; --raw prints the stored lines with their references")
@@ -104,109 +99,102 @@ Exit status: 0 shown; 1 the file cannot be read or has no valid header;
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Leaf, "leaf", "", "Show the context at this entry (id or unique id prefix) instead of the active leaf")
+	cmdutil.AddLeafFlag(fl, &opts.Leaf, "Show the context at this entry (id or unique id prefix) instead of the active leaf")
 	fl.BoolVar(&opts.Full, "full", false, "Do not shorten thinking, tool arguments and tool results")
 	fl.BoolVar(&opts.Raw, "raw", false, "Print the path's entries as stored JSONL lines, byte for byte")
-	fl.StringVar(&opts.Dialect, "dialect", "auto", "pi-family dialect: auto, pi, omp or xcsh")
+	cmdutil.AddDialectFlag(fl, &opts.Dialect)
 	fl.StringVar(&opts.ExtractImages, "extract-images", "", "Write the images of the shown context to files in `DIR` (pi family)")
 	fl.BoolVar(&opts.ResolveBlobs, "resolve-blobs", true, "--json: inline blob images as base64 as the agent does on load (oh-my-pi, xcsh)")
-	fl.StringVar(&opts.LeafMode, "leaf-mode", "last-prompt", "Claude Code leaf choice: last-prompt, picker, resume or file-order")
+	cmdutil.AddLeafModeFlag(fl, &opts.LeafMode)
 	fl.BoolVar(&opts.AcrossCompactions, "across-compactions", false, "Claude Code: follow logicalParentUuid over compaction boundaries (whole history)")
 	return cmd
 }
 
-// Run runs show.
-func Run(opts *Options) error {
-	if handled, err := runOpenCode(opts); handled {
-		return err
-	}
-	if handled, err := runOpenClawDB(opts); handled {
-		return err
-	}
-	ref, err := opts.Factory.ResolveSession(opts.Session)
-	if err != nil {
-		return err
-	}
-	if opts.ExtractImages != "" && ref.Format != session.FormatPi {
-		return cmdutil.UsageErrorf("--extract-images works for pi-family sessions (pi, oh-my-pi, xcsh), not %s", ref.Format)
-	}
-	switch ref.Format {
-	case session.FormatPi:
-		return runPi(opts, ref)
-	case session.FormatClaude:
-		return runClaude(opts, ref)
-	case session.FormatAgentCore:
-		return runAgentCore(opts, ref)
-	}
-	return fmt.Errorf("%s: format %q is not supported by show yet", ref.Path, ref.Format)
+func (opts *Options) openOptions() sessfmt.OpenOptions {
+	return sessfmt.OpenOptions{Dialect: opts.Dialect, LeafMode: opts.LeafMode, Leaf: opts.Leaf}
 }
 
-func runPi(opts *Options, ref session.Ref) error {
-	f, leaf, err := sessopen.Pi(opts.IO, ref.Path, opts.Dialect, opts.Leaf)
+// Run runs show: open the session, then print its context (or its raw
+// path, or write its images) through the session's capabilities.
+func Run(opts *Options) error {
+	f := opts.Factory
+	s, err := f.OpenSession(opts.Session, opts.openOptions())
 	if err != nil {
 		return err
 	}
-	st := render.NewStyles(opts.IO)
-	warn := func(ctx *pi.Context) {
-		if opts.IO.Quiet() {
-			return
-		}
-		for _, w := range ctx.Warnings {
-			fmt.Fprintf(opts.IO.ErrOut, "%s: warning: %s\n", render.EscapeLine(ref.Path), render.EscapeLine(w))
-		}
-	}
+	defer s.Close()
+	ref := s.Ref()
+	choice, skip := cmdutil.LeafChoiceOf(s)
+	f.PrintProblems(s, skip)
 	if opts.ExtractImages != "" {
-		if err := extractImages(opts, f, leaf); err != nil {
-			return err
+		x, ok := s.(sessfmt.ImageExtractor)
+		if !ok {
+			return cmdutil.UsageErrorf("--extract-images works for pi-family sessions (pi, oh-my-pi, xcsh), not %s", ref.Format)
+		}
+		if err := extractImages(opts, x); err != nil {
+			return cmdutil.UsageIf(err)
 		}
 	}
-	switch {
-	case opts.Raw:
-		ctx, path, err := f.PathTo(leaf)
-		if err != nil {
-			return err
-		}
-		warn(ctx)
-		return writeRaw(opts.IO, f, path)
-	case opts.JSON:
-		return writePiJSON(opts.IO.Out, f, leaf, warn, opts.IO.IsStdoutTTY())
+	f.PrintLeafChoice(s, choice, "showing")
+	copts := sessfmt.ContextOptions{
+		AcrossCompactions: opts.AcrossCompactions,
+		Notify:            func(n sessfmt.Notice) { f.PrintNotice(ref, n) },
 	}
-	o := render.TranscriptOptions{Full: opts.Full, TTY: opts.IO.IsStdoutTTY(), Styles: st, ShowIDs: true}
+	tty := opts.IO.IsStdoutTTY()
+	if opts.Raw {
+		r, ok := s.(sessfmt.Rawer)
+		if !ok {
+			return sessfmt.Unsupported(s, "show --raw")
+		}
+		return cmdutil.UsageIf(writeRaw(opts.IO, r, copts))
+	}
+	c, ok := s.(sessfmt.Contexter)
+	if !ok {
+		return sessfmt.Unsupported(s, "show")
+	}
+	if opts.JSON {
+		return cmdutil.UsageIf(render.JSONStream(opts.IO.Out, tty, func(w io.Writer) error {
+			return c.WriteContextJSON(w, copts)
+		}))
+	}
+	o := render.TranscriptOptions{Full: opts.Full, TTY: tty, Styles: render.NewStyles(opts.IO), ShowIDs: true}
+	if sh, ok := s.(sessfmt.ShortIDer); ok {
+		o.ShortIDLen = sh.ShortIDLen()
+	}
 	out := bufio.NewWriterSize(opts.IO.Out, 1<<16)
-	n := 0
-	var cur *pi.Context
-	desc := images.NewDescriber(f.BlobDir, f.Dialect == pi.DialectOmp || f.Dialect == pi.DialectXcsh)
-	ctx, err := f.StreamContext(leaf, func(ctx *pi.Context) error {
-		cur = ctx
-		warn(ctx)
-		render.DrawTranscriptHeader(out, f.TranscriptHeader(ctx), o)
-		return nil
-	}, func(raw []byte, src int) error {
-		m := f.Message(cur, raw, src)
-		desc.Message(&m, raw)
-		render.DrawMessage(out, &m, o)
-		n++
-		return nil
-	})
-	if err != nil {
-		return err
+	if err := c.Transcript(copts, &sink{w: out, o: o}); err != nil {
+		return cmdutil.UsageIf(err)
 	}
-	fmt.Fprintln(out, st.Dim.Sprintf("%d %s in context", n, plural(n, "message", "messages")))
-	_ = ctx
 	return out.Flush()
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+// sink draws a transcript as it is rebuilt.
+type sink struct {
+	w io.Writer
+	o render.TranscriptOptions
 }
 
-func writeRaw(io *iostreams.IOStreams, f *pi.File, path []int) error {
+func (k *sink) Header(lines []string) error {
+	render.DrawTranscriptHeader(k.w, lines, k.o)
+	return nil
+}
+
+func (k *sink) Message(m *model.Message) error {
+	render.DrawMessage(k.w, m, k.o)
+	return nil
+}
+
+func (k *sink) Footer(line string) error {
+	_, err := fmt.Fprintln(k.w, k.o.Styles.Dim.Sprint(render.EscapeLine(line)))
+	return err
+}
+
+// writeRaw prints the path's stored lines, escaped on a terminal.
+func writeRaw(io *iostreams.IOStreams, r sessfmt.Rawer, copts sessfmt.ContextOptions) error {
 	w := bufio.NewWriterSize(io.Out, 1<<20)
-	err := f.EachLine(path, func(_ int, l []byte) error {
-		if io.IsStdoutTTY() {
+	tty := io.IsStdoutTTY()
+	err := r.RawLines(copts, func(l []byte) error {
+		if tty {
 			l = []byte(render.Escape(string(l)))
 		}
 		w.Write(l)
@@ -218,111 +206,27 @@ func writeRaw(io *iostreams.IOStreams, f *pi.File, path []int) error {
 	return w.Flush()
 }
 
-// writePiJSON streams the context as one JSON object: the messages are
-// written as they are rebuilt, never all held in memory.
-func writePiJSON(out io.Writer, f *pi.File, leaf int, warn func(*pi.Context), pretty bool) error {
-	var dst io.Writer = out
-	var buf bytes.Buffer
-	if pretty {
-		dst = &buf
-	}
-	w := bufio.NewWriterSize(dst, 1<<20)
-	enc := func(v any) []byte { b, _ := json.Marshal(v); return b }
-	n := 0
-	ctx, err := f.StreamContext(leaf, func(ctx *pi.Context) error {
-		warn(ctx)
-		w.WriteString(`{"format":"pi","dialect":`)
-		w.Write(enc(string(f.Dialect)))
-		w.WriteString(`,"path":`)
-		w.Write(enc(f.Path))
-		w.WriteString(`,"sessionId":`)
-		w.Write(enc(f.Header.ID))
-		w.WriteString(`,"leafId":`)
-		if ctx.Leaf == tree.None {
-			w.WriteString("null")
-		} else {
-			w.Write(enc(f.DisplayID(ctx.Leaf)))
-		}
-		w.WriteString(`,"messages":[`)
-		return nil
-	}, func(m []byte, src int) error {
-		if n > 0 {
-			w.WriteByte(',')
-		}
-		n++
-		_, err := w.Write(m)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	w.WriteByte(']')
-	for _, m := range ctx.Fields {
-		if m.Value == nil {
-			continue
-		}
-		w.WriteByte(',')
-		w.Write(enc(m.Key))
-		w.WriteByte(':')
-		w.Write(m.Value)
-	}
-	warnings := ctx.Warnings
-	if warnings == nil {
-		warnings = []string{}
-	}
-	w.WriteString(`,"warnings":`)
-	w.Write(enc(warnings))
-	w.WriteString("}\n")
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if pretty {
-		var ind bytes.Buffer
-		if err := json.Indent(&ind, buf.Bytes(), "", "  "); err != nil {
-			_, err = out.Write(buf.Bytes())
-			return err
-		}
-		_, err := out.Write(ind.Bytes())
-		return err
-	}
-	return nil
-}
-
-// extractImages writes the images of the context to opts.ExtractImages (a
-// pass of its own, so every output mode can use it) and lists them on
-// stderr.
-func extractImages(opts *Options, f *pi.File, leaf int) error {
-	x, err := images.NewExtractor(opts.ExtractImages, f.BlobDir)
-	if err != nil {
-		return err
-	}
-	_, err = f.StreamContext(leaf, nil, func(raw []byte, src int) error {
-		id := ""
-		if src >= 0 {
-			id = f.DisplayID(src)
-		}
-		return x.Add(raw, id)
-	})
-	if cerr := x.Close(); err == nil {
-		err = cerr
-	}
+// extractImages writes the images of the context to opts.ExtractImages and
+// lists them on stderr.
+func extractImages(opts *Options, x sessfmt.ImageExtractor) error {
+	written, skipped, err := x.ExtractImages(opts.ExtractImages)
 	if opts.IO.Quiet() {
 		return err
 	}
-	for _, w := range x.Written {
+	for _, w := range written {
 		verb := "wrote"
 		if w.Kept {
 			verb = "already there:"
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "%s %s (%s, %s)\n", verb, render.EscapeLine(w.Path), render.EscapeLine(w.MIME), render.HumanBytes(w.Bytes))
 	}
-	for _, s := range x.Skipped {
+	for _, s := range skipped {
 		fmt.Fprintf(opts.IO.ErrOut, "skipped image %d of entry %s: %s\n", s.N, render.EscapeLine(s.ID), render.EscapeLine(s.Reason))
 	}
 	if err != nil {
 		return err
 	}
-	if len(x.Written) == 0 && len(x.Skipped) == 0 {
+	if len(written) == 0 && len(skipped) == 0 {
 		fmt.Fprintln(opts.IO.ErrOut, "no images in the shown context")
 	}
 	return nil

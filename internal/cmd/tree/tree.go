@@ -2,16 +2,14 @@
 package tree
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+	"io"
 
-	"github.com/sessctl/sessctl/internal/cmd/sessopen"
 	"github.com/sessctl/sessctl/internal/cmdutil"
-	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/model"
 	"github.com/sessctl/sessctl/internal/render"
-	"github.com/sessctl/sessctl/internal/session"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/spf13/cobra"
 )
 
@@ -62,8 +60,8 @@ Exit status: 0 drawn; 1 the file cannot be read or has no valid header;
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Session = args[0]
 			opts.JSON = f.JSON
-			if _, err := pi.ParseDialect(opts.Dialect); err != nil {
-				return cmdutil.FlagErrorf("%v", err)
+			if err := f.CheckOpenOptions(opts.openOptions()); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)
@@ -72,67 +70,95 @@ Exit status: 0 drawn; 1 the file cannot be read or has no valid header;
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Leaf, "leaf", "", "Mark the path to this entry (id or unique prefix) as active")
+	cmdutil.AddLeafFlag(fl, &opts.Leaf, "Mark the path to this entry (id or unique prefix) as active")
 	fl.BoolVar(&opts.Full, "full", false, "Draw every entry; do not fold long linear runs")
-	fl.StringVar(&opts.Dialect, "dialect", "auto", "pi-family dialect: auto, pi, omp or xcsh")
-	fl.StringVar(&opts.LeafMode, "leaf-mode", "last-prompt", "Claude Code leaf choice: last-prompt, picker, resume or file-order")
+	cmdutil.AddDialectFlag(fl, &opts.Dialect)
+	cmdutil.AddLeafModeFlag(fl, &opts.LeafMode)
 	return cmd
 }
 
-// Run runs tree.
-func Run(opts *Options) error {
-	if handled, err := runOpenCode(opts); handled {
-		return err
-	}
-	if handled, err := runOpenClawDB(opts); handled {
-		return err
-	}
-	ref, err := opts.Factory.ResolveSession(opts.Session)
-	if err != nil {
-		return err
-	}
-	switch ref.Format {
-	case session.FormatPi:
-		return runPi(opts, ref)
-	case session.FormatClaude:
-		return runClaude(opts, ref)
-	case session.FormatAgentCore:
-		return runAgentCore(opts, ref)
-	}
-	return fmt.Errorf("%s: format %q is not supported by tree yet", ref.Path, ref.Format)
+func (opts *Options) openOptions() sessfmt.OpenOptions {
+	return sessfmt.OpenOptions{Dialect: opts.Dialect, LeafMode: opts.LeafMode, Leaf: opts.Leaf}
 }
 
-func runPi(opts *Options, ref session.Ref) error {
-	f, leaf, err := sessopen.Pi(opts.IO, ref.Path, opts.Dialect, opts.Leaf)
+// Run runs tree: open the session and draw its tree (or write its JSON)
+// through the session's Treer capability.
+func Run(opts *Options) error {
+	f := opts.Factory
+	s, err := f.OpenSession(opts.Session, opts.openOptions())
 	if err != nil {
 		return err
 	}
-	st := render.NewStyles(opts.IO)
+	defer s.Close()
+	ref := s.Ref()
+	choice, skip := cmdutil.LeafChoiceOf(s)
+	f.PrintProblems(s, skip)
+	t, ok := s.(sessfmt.Treer)
+	if !ok {
+		return sessfmt.Unsupported(s, "tree")
+	}
+	f.PrintLeafChoice(s, choice, "marking")
+	if tn, ok := s.(sessfmt.TreeNoticer); ok {
+		for _, n := range tn.TreeNotices() {
+			f.PrintNotice(ref, n)
+		}
+	}
+	tty := opts.IO.IsStdoutTTY()
 	if opts.JSON {
-		if !opts.IO.IsStdoutTTY() {
-			return f.WriteTreeJSON(opts.IO.Out, leaf) // streamed: no copy of the tree in memory
+		return cmdutil.UsageIf(render.JSONStream(opts.IO.Out, tty, func(w io.Writer) error {
+			return t.WriteTreeJSON(w, tty)
+		}))
+	}
+	v, err := t.TreeView()
+	if err != nil {
+		return cmdutil.UsageIf(err)
+	}
+	if v.Close != nil {
+		defer v.Close()
+	}
+	for _, n := range v.Notices {
+		f.PrintNotice(ref, n)
+	}
+	return draw(opts.IO, v, opts.Full)
+}
+
+// draw prints a tree view: its header, the main tree, the titled groups
+// and the legend.
+func draw(ios *iostreams.IOStreams, v *sessfmt.TreeView, full bool) error {
+	st := render.NewStyles(ios)
+	o := render.TreeOptions{Full: full, TTY: ios.IsStdoutTTY(), Styles: st, ShortIDs: v.ShortIDs, FlatLast: v.FlatLast}
+	if ios.IsStdoutTTY() {
+		o.Width = ios.TerminalWidth()
+	}
+	if v.Header != "" {
+		fmt.Fprintln(ios.Out, st.Dim.Sprint(render.EscapeLine(v.Header)))
+	}
+	one := func(mt *model.Tree) error {
+		rows := render.TreeRows(mt, o)
+		if v.Fill != nil {
+			var nodes []int
+			for _, r := range rows {
+				if r.Node >= 0 {
+					nodes = append(nodes, r.Node)
+				}
+			}
+			if err := v.Fill(mt, nodes); err != nil {
+				return err
+			}
 		}
-		var buf bytes.Buffer
-		if err := f.WriteTreeJSON(&buf, leaf); err != nil {
-			return err
-		}
-		var ind bytes.Buffer
-		if err := json.Indent(&ind, buf.Bytes(), "", "  "); err != nil {
-			return err
-		}
-		_, err := opts.IO.Out.Write(ind.Bytes())
+		return render.DrawTree(ios.Out, mt, rows, o)
+	}
+	if err := one(v.Tree); err != nil {
 		return err
 	}
-	o := render.TreeOptions{Full: opts.Full, TTY: opts.IO.IsStdoutTTY(), Styles: st, ShortIDs: 8}
-	if opts.IO.IsStdoutTTY() {
-		o.Width = opts.IO.TerminalWidth()
-	}
-	if f.Header != nil {
-		title := f.Name
-		if title == "" {
-			title = "(untitled)"
+	for _, g := range v.Groups {
+		fmt.Fprintln(ios.Out, st.Warn.Sprint("\n"+render.EscapeLine(g.Title)))
+		if err := one(g.Tree); err != nil {
+			return err
 		}
-		fmt.Fprintln(opts.IO.Out, st.Dim.Sprint(render.EscapeLine(fmt.Sprintf("%s session %s · %s · %d entries", f.Dialect, f.Header.ID, title, len(f.Entries)))))
 	}
-	return f.DrawTree(opts.IO.Out, leaf, o) // streamed: no model of every node
+	if v.Footer {
+		render.TreeFooter(ios.Out, v.Tree, st)
+	}
+	return nil
 }

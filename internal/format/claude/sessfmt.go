@@ -102,6 +102,10 @@ type Session struct {
 	LeafArg string
 
 	meta *sessfmt.Meta
+
+	subs     *Subagents
+	subsErr  error
+	subsDone bool
 }
 
 // Ref is the reference the session was opened by.

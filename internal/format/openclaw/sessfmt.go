@@ -42,15 +42,16 @@ func (Format) Open(ref sessfmt.Ref, opts sessfmt.OpenOptions) (sessfmt.Session, 
 		os.Remove(tmp)
 		return nil, err
 	}
-	return &Opened{Session: ps, tmp: tmp}, nil
+	o := &Opened{Session: ps, tmp: tmp}
+	ps.MetaFunc = func() sessfmt.Meta { return o.dbMeta(ref, tmp) }
+	return o, nil
 }
 
 // Opened is a session of an OpenClaw agent database, read as the pi file
 // its events make up; the pi capabilities are its own.
 type Opened struct {
 	*pi.Session
-	tmp  string
-	meta *sessfmt.Meta
+	tmp string
 }
 
 // Close removes the temporary file.
@@ -62,15 +63,12 @@ func (o *Opened) Close() error {
 	return err
 }
 
-// Meta is the session's row as list shows it (the database's session
-// table), with the counts of its events.
-func (o *Opened) Meta() sessfmt.Meta {
-	if o.meta != nil {
-		return *o.meta
-	}
-	m := o.Session.Meta()
+// dbMeta is the session's row as list shows it (the database's session
+// table), with what the exported events say (cwd, dates) where the row is
+// silent.
+func (o *Opened) dbMeta(ref sessfmt.Ref, tmp string) sessfmt.Meta {
+	m := pi.MetaOf(tmp, "openclaw")
 	m.Agent, m.Format = "openclaw", "openclaw"
-	ref := o.Ref()
 	if d, err := OpenAgentDB(ref.Path); err == nil {
 		ss, err := d.Sessions()
 		d.Close()
@@ -99,6 +97,5 @@ func (o *Opened) Meta() sessfmt.Meta {
 			}
 		}
 	}
-	o.meta = &m
 	return m
 }

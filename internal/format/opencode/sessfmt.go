@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/sessctl/sessctl/internal/model"
 	"github.com/sessctl/sessctl/internal/problem"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 )
@@ -85,6 +86,11 @@ type Opened struct {
 	Store  *Store
 	T      *Transcript
 	export bool
+
+	treeDone  bool
+	treeModel *model.Tree
+	notices   []sessfmt.Notice
+	all       int
 }
 
 // Ref is the reference the session was opened by.
@@ -104,9 +110,9 @@ func (o *Opened) Close() error {
 // Leaf is "": an OpenCode session is a list of messages.
 func (o *Opened) Leaf() string { return "" }
 
-// Transcript is the loaded session, or the error LoadRef gives for a
+// Loaded is the loaded session, or the error LoadRef gives for a
 // reference naming a whole store.
-func (o *Opened) Transcript() (*Transcript, error) {
+func (o *Opened) Loaded() (*Transcript, error) {
 	if o.T == nil {
 		p := o.ref.Path
 		return nil, &sessfmt.ArgError{Err: fmt.Errorf("%s %w: name one as %s#ses_… (sessctl list --agent opencode shows them)", p, ErrNoSession, p)}

@@ -120,6 +120,9 @@ type Session struct {
 	metaPath string
 	metaOnce sync.Once
 	meta     sessfmt.Meta
+	// MetaFunc, when set, computes Meta instead of list's pi reader (an
+	// OpenClaw database session is listed from its database row).
+	MetaFunc func() sessfmt.Meta
 }
 
 // OpenSession indexes the pi-family file at path for ref: path is the
@@ -204,6 +207,10 @@ func (s *Session) Leaf() string {
 // (ReadListInfo) and title rule.
 func (s *Session) Meta() sessfmt.Meta {
 	s.metaOnce.Do(func() {
+		if s.MetaFunc != nil {
+			s.meta = s.MetaFunc()
+			return
+		}
 		s.meta = MetaOf(s.metaPath, s.ref.Agent)
 		if s.metaPath != s.ref.Path {
 			s.meta.Bytes = s.File.Size

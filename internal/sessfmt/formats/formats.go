@@ -17,8 +17,8 @@ import (
 // environment (for default store locations); nil is os.Getenv.
 func All(getenv func(string) string) []sessfmt.Format {
 	return []sessfmt.Format{
-		pi.Format{},
-		claude.Format{},
+		pi.Writing{Writers: piWriters},
+		claude.Writing{Writers: claudeWriters},
 		opencode.Format{Getenv: getenv},
 		openclaw.Format{},
 		agentcore.Format{},

@@ -1,0 +1,137 @@
+package claude
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/sessctl/sessctl/internal/sessfmt"
+)
+
+// ShortIDLen: views print the first 8 characters of a uuid.
+func (s *Session) ShortIDLen() int { return 8 }
+
+// walk finds the path the loader would resume: from --leaf, else from the
+// leaf mode's leaf. The walk's warnings are passed on, except the loader's
+// normal behaviour (rescued siblings, trailing records), which stays in
+// --json; stopping at a compact boundary is information, not a warning.
+func (s *Session) walk(opts sessfmt.ContextOptions) (*Path, error) {
+	leaf := s.LeafArg
+	if leaf == "" {
+		var err error
+		if leaf, err = s.File.Leaf(s.Mode); err != nil {
+			return nil, err
+		}
+		if leaf == "" {
+			return nil, fmt.Errorf("%s has no transcript messages to show", s.ref.String())
+		}
+	}
+	p, err := s.File.Walk(leaf, opts.AcrossCompactions)
+	if err != nil {
+		if s.LeafArg != "" {
+			return nil, &sessfmt.LeafError{Err: err}
+		}
+		return nil, err
+	}
+	for _, w := range p.Warnings {
+		if w.Code == WarnRescued || w.Code == WarnLeafDescendants {
+			continue
+		}
+		opts.Notice(sessfmt.Notice{Line: w.Line, Warning: w.Code != WarnBoundary, Text: w.Msg, Code: w.Code})
+	}
+	return p, nil
+}
+
+// Transcript rebuilds the conversation the loader would resume, for
+// people. The header's title is list's (Meta.Title).
+func (s *Session) Transcript(opts sessfmt.ContextOptions, sink sessfmt.TranscriptSink) error {
+	p, err := s.walk(opts)
+	if err != nil {
+		return err
+	}
+	f := s.File
+	b := f.NewTranscript(p.Leaf, s.Mode, opts.AcrossCompactions)
+	title := s.Meta().Title
+	if title == "" {
+		title = "(untitled)"
+	}
+	b.T.Title = title
+	b.T.Header[0] = fmt.Sprintf("claude-code session %s · %s", s.Meta().ID, title)
+	if s.LeafArg != "" {
+		b.T.Header[1] = fmt.Sprintf("leaf %s (--leaf)", p.Leaf)
+	}
+	if err := sink.Header(b.T.Header); err != nil {
+		return err
+	}
+	return f.EachTurn(p, func(t *Turn) error {
+		b.T.Messages = b.T.Messages[:0]
+		b.Add(t)
+		for i := range b.T.Messages {
+			if err := sink.Message(&b.T.Messages[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// WriteContextJSON streams {"format","path","sessionId","leafUuid",
+// "leafMode","leafModes","acrossCompactions","messages":[...],"warnings"},
+// one message decoded at a time.
+func (s *Session) WriteContextJSON(out io.Writer, opts sessfmt.ContextOptions) error {
+	p, err := s.walk(opts)
+	if err != nil {
+		return err
+	}
+	f := s.File
+	choice := f.LeafModes()
+	var warnings []string
+	if choice.Disagree {
+		warnings = append(warnings, choice.Summary())
+	}
+	for _, w := range p.Warnings {
+		warnings = append(warnings, fmt.Sprintf("%s [%s]", w.Msg, w.Code))
+	}
+	w := bufio.NewWriterSize(out, 1<<20)
+	enc := func(v any) []byte { b, _ := json.Marshal(v); return b }
+	lm := string(s.Mode)
+	if s.LeafArg != "" {
+		lm = "explicit"
+	}
+	w.WriteString(`{"format":"claude-code","path":`)
+	w.Write(enc(s.ref.String()))
+	w.WriteString(`,"sessionId":`)
+	w.Write(enc(s.Meta().ID))
+	w.WriteString(`,"leafUuid":`)
+	w.Write(enc(p.Leaf))
+	w.WriteString(`,"leafMode":`)
+	w.Write(enc(lm))
+	w.WriteString(`,"leafModes":`)
+	w.Write(enc(choice))
+	w.WriteString(`,"acrossCompactions":`)
+	w.Write(enc(opts.AcrossCompactions))
+	w.WriteString(`,"messages":[`)
+	p.NoText = true
+	first := true
+	var tb []byte
+	err = f.EachTurn(p, func(t *Turn) error {
+		if !first {
+			w.WriteByte(',')
+		}
+		first = false
+		tb = t.AppendJSON(tb[:0])
+		_, err := w.Write(tb)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if warnings == nil {
+		warnings = []string{}
+	}
+	w.WriteString(`],"warnings":`)
+	w.Write(enc(warnings))
+	w.WriteString("}\n")
+	return w.Flush()
+}

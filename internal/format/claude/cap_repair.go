@@ -1,0 +1,43 @@
+package claude
+
+import (
+	"github.com/sessctl/sessctl/internal/sessfmt"
+)
+
+// Writing is the Claude Code format with the writing capabilities whose
+// code lives outside this package (internal/repair and internal/fork read
+// transcripts through it, so they are handed in by the one list of
+// formats, internal/sessfmt/formats). Its sessions are Writable.
+type Writing struct {
+	Format
+	Writers sessfmt.Writers
+}
+
+// Open opens the transcript as Format does, with the writers attached.
+func (f Writing) Open(ref sessfmt.Ref, opts sessfmt.OpenOptions) (sessfmt.Session, error) {
+	s, err := f.Format.Open(ref, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Writable{Session: s.(*Session), w: f.Writers}, nil
+}
+
+// Writable is a Claude Code transcript that repair and fork can write
+// from; every other capability is the Session's.
+type Writable struct {
+	*Session
+	w sessfmt.Writers
+}
+
+var _ sessfmt.Repairer = (*Writable)(nil)
+
+// Repair fixes what check finds (sessfmt.Repairer): damaged lines to the
+// sidecar, records sharing a uuid renamed, self-parents, dangling parents
+// and cycles re-linked as Claude Code's loader would, tool calls closed
+// when asked.
+func (s *Writable) Repair(opts sessfmt.RepairOptions) (*sessfmt.RepairResult, error) {
+	if s.w.Repair == nil {
+		return nil, sessfmt.Unsupported(s, "repair")
+	}
+	return s.w.Repair(s.ref.Path, opts)
+}
