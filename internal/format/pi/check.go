@@ -24,7 +24,14 @@ const (
 	// neither a string nor an array (null): pi 1.5.2's session list throws
 	// on it, so the session is missing from /resume.
 	CodeListingFails = "listing-fails"
+	// CodeHeaderBeyondScan: the header ends after pi 1.5.2's 1 MiB header
+	// scan (readSessionHeader), so its discovery skips the file.
+	CodeHeaderBeyondScan = "header-beyond-scan"
 )
+
+// maxHeaderScan is how far pi 1.5.2 reads looking for the header when it
+// discovers sessions (MAX_SESSION_HEADER_SCAN_BYTES).
+const maxHeaderScan = 1 << 20
 
 // CurrentVersion is the session format version pi and oh-my-pi write.
 const CurrentVersion = 3
@@ -48,6 +55,10 @@ func (f *File) Check(opts CheckOptions) []problem.Problem {
 		// The agent migrates it in memory on open, and so does sessctl:
 		// everything below is about the migrated file.
 		ps = append(ps, f.legacyNotice())
+	}
+	if f.Dialect == DialectPi && f.Header.Offset+f.Header.Len > maxHeaderScan {
+		ps = append(ps, problem.Problem{Code: CodeHeaderBeyondScan, Severity: problem.Warning, Line: f.Header.Line,
+			Message: fmt.Sprintf("the session header ends %d bytes into the file: pi 1.5.2 looks for it only in the first 1 MiB, so pi -c and --session <id> do not find this session (opening it by path works)", f.Header.Offset+f.Header.Len)})
 	}
 	ps = append(ps, f.droppedLabelOrphans(ps)...)
 	ps = append(ps, f.pathProblems()...)

@@ -1,7 +1,9 @@
 package pi
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sessctl/sessctl/internal/problem"
@@ -86,4 +88,43 @@ func codesSeverity(ps []problem.Problem, code string) problem.Severity {
 		}
 	}
 	return ""
+}
+
+// Header discovery as pi 1.5.2: the first line that parses; only the first
+// 1 MiB is searched when discovering; an empty file is a new session, a
+// non-empty file without a header is an error.
+func TestHeaderDiscovery152(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(s), 0o600))
+		return p
+	}
+	hdr := `{"type":"session","version":3,"id":"s1","timestamp":"2026-10-01T00:00:00.000Z","cwd":"/x"}` + "\n"
+	msg := `{"type":"message","id":"a","parentId":null,"timestamp":"2026-10-01T00:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}` + "\n"
+
+	f, err := Open(write("far.jsonl", strings.Repeat("x", 1<<20)+"\n"+hdr+msg), Options{})
+	require.NoError(t, err)
+	require.NoError(t, f.HeaderErr, "loading reads the whole file")
+	require.Equal(t, 1, codes(f.Check(CheckOptions{}))[CodeHeaderBeyondScan])
+
+	f, err = Open(write("near.jsonl", "\n  \n{bad\n"+hdr+msg), Options{})
+	require.NoError(t, err)
+	require.NoError(t, f.HeaderErr)
+	require.Zero(t, codes(f.Check(CheckOptions{}))[CodeHeaderBeyondScan])
+
+	f, err = Open(write("empty.jsonl", ""), Options{})
+	require.NoError(t, err)
+	require.Error(t, f.HeaderErr)
+	require.Equal(t, problem.Info, codesSeverity(f.Problems, problem.MissingHeader))
+
+	f, err = Open(write("blank.jsonl", "\n \n"), Options{})
+	require.NoError(t, err)
+	require.Error(t, f.HeaderErr)
+	require.Equal(t, problem.Error, codesSeverity(f.Problems, problem.MissingHeader))
+
+	f, err = Open(write("msg.jsonl", msg), Options{})
+	require.NoError(t, err)
+	require.Error(t, f.HeaderErr)
+	require.Equal(t, problem.Error, codesSeverity(f.Problems, problem.MissingHeader))
 }

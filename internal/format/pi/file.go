@@ -532,13 +532,21 @@ func (rd *reader) finish() *File {
 	f := rd.f
 	f.Size = rd.size
 	if f.Header == nil && f.HeaderErr == nil {
-		if rd.parsedSeen || f.TitleSlot != nil {
+		sev := problem.Error
+		switch {
+		case rd.parsedSeen || f.TitleSlot != nil:
 			f.HeaderErr = fmt.Errorf("no session header line")
-		} else {
+		case rd.size == 0 && !rd.bomSkipped:
+			// pi opens an empty file as a new session (it writes a header).
+			f.HeaderErr = fmt.Errorf("the file is empty")
+			sev = problem.Info
+		default:
 			f.HeaderErr = fmt.Errorf("the file holds no JSON lines")
 		}
-		f.add(problem.Problem{Code: problem.MissingHeader, Severity: problem.Error,
-			Message: "no valid session header: " + f.HeaderErr.Error()})
+		if !rd.bomSkipped {
+			f.add(problem.Problem{Code: problem.MissingHeader, Severity: sev,
+				Message: "no valid session header: " + f.HeaderErr.Error()})
+		}
 	}
 	explicit := rd.explicit
 	if explicit == "" {
