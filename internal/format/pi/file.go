@@ -534,6 +534,8 @@ func (rd *reader) finish() *File {
 	if f.Header == nil && f.HeaderErr == nil {
 		sev := problem.Error
 		switch {
+		case rd.bomSkipped:
+			f.HeaderErr = fmt.Errorf("line 1 starts with a UTF-8 byte order mark, so pi does not read it, and no session header follows")
 		case rd.parsedSeen || f.TitleSlot != nil:
 			f.HeaderErr = fmt.Errorf("no session header line")
 		case rd.size == 0 && !rd.bomSkipped:
