@@ -13,6 +13,7 @@ import (
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/discover"
 	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/render"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/sessctl/sessctl/internal/sessfmt/formats"
 	"github.com/sessctl/sessctl/internal/session"
@@ -51,7 +52,7 @@ func printError(w io.Writer, cmd *cobra.Command, err error) {
 	if errors.As(err, &pe) && pe.Msg == "" {
 		return
 	}
-	msg := err.Error()
+	msg := render.Escape(err.Error()) // arguments and file content may carry control characters
 	fmt.Fprintf(w, "sessctl: %s\n", msg)
 	var fe *cmdutil.FlagError
 	if errors.As(err, &fe) && cmd != nil {
@@ -112,7 +113,7 @@ is asked to, and prints data on stdout and diagnostics on stderr.`,
 		},
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &cmdutil.FlagError{Err: err}
+		return &cmdutil.FlagError{Err: render.SafeError(err)} // cobra quotes the argument raw
 	})
 	pf := root.PersistentFlags()
 	pf.BoolVar(&f.JSON, "json", false, "Print machine-readable JSON on stdout")

@@ -97,3 +97,18 @@ func FirstLine(s string) string {
 	}
 	return ""
 }
+
+// SafeError wraps err so that its message is Escape'd (control characters
+// and bidi overrides from user input or file content become visible
+// escapes); errors.Is and errors.As still see err.
+func SafeError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return safeError{err}
+}
+
+type safeError struct{ err error }
+
+func (e safeError) Error() string { return Escape(e.err.Error()) }
+func (e safeError) Unwrap() error { return e.err }
