@@ -1,6 +1,7 @@
 package safewrite
 
 import (
+	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -153,3 +154,22 @@ func (w *Writer) TempSnapshot() (Snapshot, error) {
 
 // SyncDir fsyncs a directory (after removing or renaming a file in it).
 func SyncDir(dir string) error { return syncDir(dir) }
+
+// TempFile creates an empty scratch file beside target under sessctl's
+// temp naming (".<name>.sessctl-<pid>-<hex>.tmp", O_EXCL, not following a
+// link, mode 0600). The caller removes it; if the process is killed first,
+// StaleTemps reports it and the next write to the folder removes it.
+func TempFile(target string) (*os.File, error) {
+	for range 10 {
+		var rb [8]byte
+		if _, err := rand.Read(rb[:]); err != nil {
+			return nil, err
+		}
+		f, err := os.OpenFile(tempName(target, rb[:]), os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("could not create a unique temp file beside %s", target)
+}

@@ -268,3 +268,18 @@ func TestCheckpoints(t *testing.T) {
 		t.Errorf("checkpoints %s, want %s", got, want)
 	}
 }
+
+func TestTempFileIsATemp(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	f, err := TempFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(f.Name())
+	f.Close()
+	target, pid, ok := parseTemp(filepath.Base(f.Name()))
+	if !ok || target != "s.jsonl" || pid != os.Getpid() {
+		t.Fatalf("%s: parsed %q %d %v", f.Name(), target, pid, ok)
+	}
+}
