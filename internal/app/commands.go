@@ -9,6 +9,7 @@ import (
 	"github.com/sessctl/sessctl/internal/cmd/list"
 	migratecmd "github.com/sessctl/sessctl/internal/cmd/migrate"
 	repaircmd "github.com/sessctl/sessctl/internal/cmd/repair"
+	searchcmd "github.com/sessctl/sessctl/internal/cmd/search"
 	"github.com/sessctl/sessctl/internal/cmd/show"
 	"github.com/sessctl/sessctl/internal/cmd/tree"
 	"github.com/sessctl/sessctl/internal/cmdutil"
@@ -22,6 +23,7 @@ func init() {
 	register(func(f *cmdutil.Factory) *cobra.Command { return tree.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return compactview.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return exportcmd.NewCmd(f, nil) })
+	register(func(f *cmdutil.Factory) *cobra.Command { return searchcmd.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := check.NewCmd(f, nil); c.GroupID = "write"; return c })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := repaircmd.NewCmd(f, nil); c.GroupID = "write"; return c })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := forkcmd.NewCmd(f, nil); c.GroupID = "write"; return c })

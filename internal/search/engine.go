@@ -179,19 +179,23 @@ func searchOne(cfg *Config, t Target, buf []byte) *Result {
 		res.Err = sessfmt.Unsupported(s, "search")
 		return res
 	}
-	meta := s.Meta()
 	ref := s.Ref()
 	if t.Agent == "" {
 		t.Agent = ref.Agent
+	}
+	if t.Agent == "" || t.ID == "" || t.Title == "" {
+		// Meta reads the session again (list's reader): only when the caller
+		// did not know it from the list cache.
+		meta := s.Meta()
 		if t.Agent == "" {
 			t.Agent = meta.Agent
 		}
-	}
-	if t.ID == "" {
-		t.ID = meta.ID
-	}
-	if t.Title == "" {
-		t.Title = meta.Title
+		if t.ID == "" {
+			t.ID = meta.ID
+		}
+		if t.Title == "" {
+			t.Title = meta.Title
+		}
 	}
 	res.Target = t
 	opts := sessfmt.TextOptions{Kinds: cfg.Kinds}

@@ -1,0 +1,470 @@
+// Package search implements `sessctl search`: find a pattern in the text a
+// person reads in sessions of every agent.
+package search
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fatih/color"
+	"github.com/sessctl/sessctl/internal/cmdutil"
+	"github.com/sessctl/sessctl/internal/discover"
+	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/render"
+	"github.com/sessctl/sessctl/internal/search"
+	"github.com/sessctl/sessctl/internal/sessfmt"
+	"github.com/spf13/cobra"
+)
+
+// Options are the inputs of search.
+type Options struct {
+	IO      *iostreams.IOStreams
+	Factory *cmdutil.Factory
+	JSON    bool
+
+	Pattern string
+	Args    []string
+
+	Regexp      bool
+	Fixed       bool
+	IgnoreCase  bool
+	In          []string
+	Roles       []string
+	AllBranches bool
+	FilesOnly   bool
+
+	Agents      []string
+	Project     string
+	AllProjects bool
+	Since       string
+	Roots       []string
+	All         bool
+	NoCache     bool
+
+	// Now is the clock and Getwd the current directory (tests pin them).
+	Now   func() time.Time
+	Getwd func() (string, error)
+}
+
+// NewCmd builds the search command. runF replaces the run function in tests.
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{IO: f.IO, Factory: f, Now: time.Now, Getwd: os.Getwd}
+	cmd := &cobra.Command{
+		Use:   "search <pattern> [<session>|<path>...]",
+		Short: "Find a pattern in the text of sessions of every agent",
+		Long: `Find a pattern in what a person reads in sessions: the JSON-decoded text
+(\n, \" and \uXXXX resolved), not the raw bytes. A fixed string by default
+(-F); -E reads it as a Go (RE2) regular expression, which never backtracks;
+-i ignores case.
+
+Without sessions, every session of every agent is searched, found and
+filtered as list finds them (--agent, --project, --since, --all-projects,
+--root, --all). Sessions may be named as list shows them (a path, an id, a
+unique id prefix, <store>#<id>), and a folder is searched for session files.
+
+--in picks the kinds of text: text (what the user and the model wrote,
+summaries), thinking, tool-input, tool-output, title, or all (default:
+text,tool-input,tool-output). --role keeps only some roles (user,
+assistant, tool, system, …). Every entry in the file is searched, on the
+active path or not; each hit says which (--all-branches=false: the active
+path only).
+
+Output: on a terminal, hits grouped by session with the match highlighted;
+piped, one hit per line, tab-separated: agent, session id, entry id, line,
+role, kind, time (RFC 3339), "active" or "branch", snippet, session. -l
+prints one session per line: agent, id, title, session. --json prints JSON
+Lines, one hit per line. Session text is escaped like everywhere else.
+
+Speed: a raw-byte prefilter picks the lines that may match; only those are
+decoded and matched exactly; sessions are searched in parallel.
+
+Exit status: 0 a match was found; 3 no match; 1 error (no match and a
+session could not be read); 2 usage error.`,
+		Example: `  sessctl search 'connection refused'
+  sessctl search -i -E 'fix(ed)? the (parser|lexer)' --agent claude --since 7d
+  sessctl search -l TODO --project . | fzf
+  sessctl search --in tool-output --json 'panic:' | jq .session`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 1 {
+				return cmdutil.FlagErrorf("search needs a pattern")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Pattern, opts.Args = args[0], args[1:]
+			opts.JSON = f.JSON
+			if opts.Regexp && opts.Fixed {
+				return cmdutil.FlagErrorf("-E and -F cannot be used together")
+			}
+			if _, err := sessfmt.ParseTextKinds(opts.In); err != nil {
+				return cmdutil.FlagErrorf("--in: %v", err)
+			}
+			for _, a := range opts.Agents {
+				if _, ok := discover.Lookup(a); !ok {
+					return cmdutil.FlagErrorf("unknown --agent %q (kinds: %s)", a, strings.Join(discover.Agents(), ", "))
+				}
+			}
+			if opts.Since != "" {
+				if _, err := parseSince(opts.Since, time.Now()); err != nil {
+					return cmdutil.FlagErrorf("%v", err)
+				}
+			}
+			if _, err := search.Compile(opts.Pattern, search.Options{Regexp: opts.Regexp, IgnoreCase: opts.IgnoreCase}); err != nil {
+				return cmdutil.FlagErrorf("pattern: %v", err)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Run(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVarP(&opts.Regexp, "regexp", "E", false, "Read the pattern as a Go (RE2) regular expression")
+	fl.BoolVarP(&opts.Fixed, "fixed-strings", "F", false, "Read the pattern as a fixed string (the default)")
+	fl.BoolVarP(&opts.IgnoreCase, "ignore-case", "i", false, "Ignore case")
+	fl.StringSliceVar(&opts.In, "in", []string{"text", "tool-input", "tool-output"}, "Kinds of text: text, thinking, tool-input, tool-output, title, all")
+	fl.StringSliceVar(&opts.Roles, "role", nil, "Only these roles (repeatable): user, assistant, tool, system, …")
+	fl.BoolVar(&opts.AllBranches, "all-branches", true, "Every entry in the file (false: the active path only)")
+	fl.BoolVarP(&opts.FilesOnly, "files-with-matches", "l", false, "Print the matching sessions only, one per line")
+	fl.StringSliceVar(&opts.Agents, "agent", nil, "Only these agents (repeatable): "+strings.Join(discover.Agents(), ", "))
+	fl.StringVar(&opts.Project, "project", "", "Only sessions whose cwd is `PATH` or below (. = current directory)")
+	fl.BoolVar(&opts.AllProjects, "all-projects", true, "Sessions of all projects (--all-projects=false: current directory only)")
+	fl.StringVar(&opts.Since, "since", "", "Only sessions active since `DURATION|DATE` (30m, 12h, 7d, 2w, 2026-01-31, RFC 3339)")
+	fl.StringArrayVar(&opts.Roots, "root", nil, "Extra session root `KIND=PATH` (repeatable)")
+	fl.BoolVar(&opts.All, "all", false, "Also sidechain-only Claude Code transcripts (subagent files)")
+	fl.BoolVar(&opts.NoCache, "no-cache", false, "Do not use or update the list cache")
+	return cmd
+}
+
+// Run runs search.
+func Run(opts *Options) error {
+	f := opts.Factory
+	m, err := search.Compile(opts.Pattern, search.Options{Regexp: opts.Regexp, IgnoreCase: opts.IgnoreCase})
+	if err != nil {
+		return cmdutil.FlagErrorf("pattern: %v", err)
+	}
+	kinds, _ := sessfmt.ParseTextKinds(opts.In)
+	var targets []search.Target
+	if len(opts.Args) > 0 {
+		targets, err = argTargets(opts)
+	} else {
+		targets, err = discovered(opts)
+	}
+	if err != nil {
+		return err
+	}
+	cfg := search.Config{
+		Matcher: m, Kinds: kinds, Roles: opts.Roles, ActiveOnly: !opts.AllBranches, FirstOnly: opts.FilesOnly,
+		Open: func(r sessfmt.Ref) (sessfmt.Session, error) { return f.Registry.OpenRef(r, sessfmt.OpenOptions{}) },
+	}
+	out := bufio.NewWriterSize(opts.IO.Out, 1<<16)
+	st := render.NewStyles(opts.IO)
+	hl := opts.IO.Style(color.FgRed, color.Bold) // as grep
+	tty := opts.IO.IsStdoutTTY()
+	hits, failed := 0, 0
+	err = search.Run(cfg, targets, func(r *search.Result) error {
+		if r.Err != nil {
+			failed++
+			if !opts.IO.Quiet() {
+				fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %s\n", render.EscapeLine(r.Target.Ref.String()), render.EscapeLine(r.Err.Error()))
+			}
+		}
+		if len(r.Hits) == 0 {
+			return nil
+		}
+		hits += len(r.Hits)
+		switch {
+		case opts.JSON:
+			for i := range r.Hits {
+				b, err := json.Marshal(&r.Hits[i])
+				if err != nil {
+					return err
+				}
+				out.Write(b)
+				out.WriteByte('\n')
+			}
+		case opts.FilesOnly:
+			h := r.Hits[0]
+			fmt.Fprintf(out, "%s\t%s\t%s\t%s\n", tsv(h.Agent), tsv(h.ID), tsv(h.Title), tsv(h.Session))
+		case tty:
+			writeGroup(out, r, st, hl)
+		default:
+			for _, h := range r.Hits {
+				fmt.Fprintf(out, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", tsv(h.Agent), tsv(h.ID), tsv(h.EntryID), h.Line,
+					tsv(h.Role), h.Kind, timeUTC(h.Time), pathWord(h.OnPath), tsv(h.Snippet), tsv(h.Session))
+			}
+		}
+		return nil
+	})
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case hits > 0:
+		return nil
+	case failed > 0:
+		return cmdutil.SilentError
+	}
+	return cmdutil.ErrProblems
+}
+
+func pathWord(on bool) string {
+	if on {
+		return "active"
+	}
+	return "branch"
+}
+
+func timeUTC(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+// tsv makes a field safe for a tab-separated line: escaped like every
+// session text, tabs and newlines shown (⏎, a space).
+func tsv(s string) string { return render.EscapeLine(s) }
+
+type styler interface {
+	Sprint(a ...any) string
+}
+
+// writeGroup prints one session's hits for a terminal: a heading, then
+// each hit with its entry, role, time and the snippet, the match
+// highlighted. Each piece of session text is escaped on its own, so the
+// highlight falls exactly on the match.
+func writeGroup(w io.Writer, r *search.Result, st render.Styles, hl styler) {
+	h0 := r.Hits[0]
+	fmt.Fprintf(w, "%s %s %s\n", st.Role.Sprint(render.EscapeLine(h0.Agent)), st.Bold.Sprint(render.EscapeLine(h0.ShortID)), render.EscapeLine(render.Truncate(h0.Title, 80)))
+	for _, h := range r.Hits {
+		var loc []string
+		if h.Line > 0 {
+			loc = append(loc, "line "+strconv.Itoa(h.Line))
+		}
+		if h.EntryID != "" {
+			loc = append(loc, short(h.EntryID))
+		}
+		loc = append(loc, h.Role, h.Kind)
+		if h.Time != nil {
+			loc = append(loc, h.Time.Local().Format("2006-01-02 15:04"))
+		}
+		if !h.OnPath {
+			loc = append(loc, "off the active path")
+		}
+		if h.Matches > 1 {
+			loc = append(loc, fmt.Sprintf("%d matches", h.Matches))
+		}
+		fmt.Fprintf(w, "  %s\n    ", st.Dim.Sprint(render.EscapeLine(strings.Join(loc, " · "))))
+		at := 0
+		for _, sp := range h.Spans {
+			fmt.Fprint(w, render.EscapeLine(h.Snippet[at:sp[0]]))
+			fmt.Fprint(w, hl.Sprint(render.EscapeLine(h.Snippet[sp[0]:sp[1]])))
+			at = sp[1]
+		}
+		fmt.Fprintln(w, render.EscapeLine(h.Snippet[at:]))
+	}
+	fmt.Fprintln(w)
+}
+
+func short(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// argTargets resolves the sessions and folders named on the command line.
+func argTargets(opts *Options) ([]search.Target, error) {
+	reg := opts.Factory.Registry
+	var out []search.Target
+	for _, arg := range opts.Args {
+		if st, err := os.Stat(arg); err == nil && st.IsDir() {
+			if ref, ok := claimed(reg, arg); ok {
+				out = append(out, search.Target{Ref: ref})
+				continue
+			}
+			err := filepath.WalkDir(arg, func(p string, d os.DirEntry, err error) error {
+				if err != nil {
+					fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s\n", render.EscapeLine(err.Error()))
+					return nil
+				}
+				if d.Type().IsRegular() && strings.HasSuffix(p, ".jsonl") {
+					if ref, err := reg.SniffFile(p); err == nil {
+						out = append(out, search.Target{Ref: ref})
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		ref, err := reg.Resolve(arg)
+		if err != nil {
+			if _, ok := err.(*sessfmt.AmbiguousError); ok {
+				return nil, &cmdutil.UsageError{Err: err}
+			}
+			return nil, err
+		}
+		out = append(out, search.Target{Ref: ref})
+	}
+	return out, nil
+}
+
+func claimed(reg *sessfmt.Registry, arg string) (sessfmt.Ref, bool) {
+	for _, f := range reg.Formats() {
+		if ref, ok := f.Claim(arg); ok {
+			return ref, true
+		}
+	}
+	return sessfmt.Ref{}, false
+}
+
+// discovered lists every session as list does, filtered the same way.
+func discovered(opts *Options) ([]search.Target, error) {
+	f := opts.Factory
+	var get discover.ConfigGetter
+	if f.Config != nil {
+		get = f.Config.Get
+	}
+	sopts, err := discover.OptionsFrom(f.Getenv, get)
+	if err != nil {
+		return nil, err
+	}
+	for _, spec := range opts.Roots {
+		r, err := discover.ParseRoot(spec, sopts.Env)
+		if err != nil {
+			return nil, cmdutil.FlagErrorf("--root: %v", err)
+		}
+		sopts.Extra = append(sopts.Extra, r)
+	}
+	if opts.NoCache {
+		sopts.Cache = ""
+	}
+	sopts.Agents = opts.Agents
+	res := discover.Scan(sopts)
+	stored, warns := discover.ListStores(sopts)
+	res.Sessions, res.Warnings = append(res.Sessions, stored...), append(res.Warnings, warns...)
+	if !opts.IO.Quiet() {
+		for _, w := range res.Warnings {
+			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s\n", render.EscapeLine(w.Error()))
+		}
+	}
+	discover.ApplyClaudeSummaries(res.Sessions)
+	sessions, err := filter(opts, res.Sessions)
+	if err != nil {
+		return nil, err
+	}
+	discover.SortSessions(sessions, "modified")
+	reg := f.Registry
+	out := make([]search.Target, 0, len(sessions))
+	for _, s := range sessions {
+		t := search.Target{Agent: s.Agent, ID: s.ID, Title: s.Title}
+		if !strings.Contains(s.Path, "#") && reg.Format(s.Format) != nil {
+			t.Ref = sessfmt.Ref{Format: s.Format, Agent: s.Agent, Path: s.Path}
+		} else {
+			ref, err := reg.Resolve(s.Path)
+			if err != nil {
+				fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %s\n", render.EscapeLine(s.Path), render.EscapeLine(err.Error()))
+				continue
+			}
+			t.Ref = ref
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func filter(opts *Options, in []*discover.Session) ([]*discover.Session, error) {
+	project := opts.Project
+	if project == "" && !opts.AllProjects {
+		project = "."
+	}
+	var prefixes []string
+	if project != "" {
+		p := project
+		if p == "." || !filepath.IsAbs(p) {
+			wd, err := opts.Getwd()
+			if err != nil {
+				return nil, err
+			}
+			p = filepath.Join(wd, p)
+		}
+		p = filepath.Clean(p)
+		prefixes = append(prefixes, p)
+		if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+			prefixes = append(prefixes, real)
+		}
+	}
+	var since time.Time
+	if opts.Since != "" {
+		t, err := parseSince(opts.Since, opts.Now())
+		if err != nil {
+			return nil, cmdutil.FlagErrorf("%v", err)
+		}
+		since = t
+	}
+	var out []*discover.Session
+	for _, s := range in {
+		if s.Sidechain && !opts.All {
+			continue
+		}
+		if len(prefixes) > 0 && !under(s.Cwd, prefixes) {
+			continue
+		}
+		if !since.IsZero() && s.Modified.Before(since) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func under(cwd string, prefixes []string) bool {
+	if cwd == "" {
+		return false
+	}
+	c := filepath.Clean(cwd)
+	for _, p := range prefixes {
+		if c == p || strings.HasPrefix(c, strings.TrimSuffix(p, string(filepath.Separator))+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseSince reads --since as list does: a duration back from now (Go
+// durations plus d and w) or a date (2006-01-02, RFC 3339).
+func parseSince(s string, now time.Time) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+		return t, nil
+	}
+	if n := len(s); n > 1 && (s[n-1] == 'd' || s[n-1] == 'w') {
+		if v, err := strconv.ParseFloat(s[:n-1], 64); err == nil && v >= 0 {
+			unit := 24 * time.Hour
+			if s[n-1] == 'w' {
+				unit *= 7
+			}
+			return now.Add(-time.Duration(v * float64(unit))), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, fmt.Errorf("invalid --since %q: use a duration (30m, 12h, 7d, 2w) or a date (2026-01-31 or RFC 3339)", s)
+}
