@@ -17,7 +17,7 @@ func AddLeafFlag(fl *pflag.FlagSet, p *string, usage string) {
 
 // AddDialectFlag adds --dialect, the pi-family dialect (default auto).
 func AddDialectFlag(fl *pflag.FlagSet, p *string) {
-	fl.StringVar(p, "dialect", "auto", "pi-family dialect: auto, pi, omp or xcsh")
+	fl.StringVar(p, "dialect", "auto", "pi-family dialect: auto, pi, omp or xcsh (pi-0.73: pi as release 0.73.1 reads it)")
 }
 
 // AddLeafModeFlag adds --leaf-mode, Claude Code's leaf choice (default

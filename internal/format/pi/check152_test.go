@@ -128,3 +128,20 @@ func TestHeaderDiscovery152(t *testing.T) {
 	require.Error(t, f.HeaderErr)
 	require.Equal(t, problem.Error, codesSeverity(f.Problems, problem.MissingHeader))
 }
+
+func TestParseDialectVersion(t *testing.T) {
+	for in, want := range map[string]struct {
+		d Dialect
+		v PiVersion
+	}{"": {"", PiCurrent}, "auto": {"", PiCurrent}, "pi": {DialectPi, PiCurrent}, "pi-0.73": {DialectPi, Pi073},
+		"PI@0.73.1": {DialectPi, Pi073}, "pi-1.5.2": {DialectPi, PiCurrent}, "omp": {DialectOmp, PiCurrent}} {
+		d, v, err := ParseDialectVersion(in)
+		require.NoError(t, err, in)
+		require.Equal(t, want.d, d, in)
+		require.Equal(t, want.v, v, in)
+	}
+	for _, bad := range []string{"pi-0.5", "pix", "omp-0.73"} {
+		_, _, err := ParseDialectVersion(bad)
+		require.Error(t, err, bad)
+	}
+}

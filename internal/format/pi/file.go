@@ -34,7 +34,30 @@ const (
 
 // ParseDialect parses a --dialect value ("" or "auto" means detect).
 func ParseDialect(s string) (Dialect, error) {
-	switch strings.ToLower(s) {
+	d, _, err := ParseDialectVersion(s)
+	return d, err
+}
+
+// ParseDialectVersion parses a --dialect value that may name an older pi
+// release: "pi-0.73" (or "pi@0.73", "pi-0.73.1") is the pi dialect read as
+// pi 0.73.1 reads it (see PiVersion).
+func ParseDialectVersion(s string) (Dialect, PiVersion, error) {
+	l := strings.ToLower(s)
+	for _, sep := range []string{"-", "@"} {
+		if rest, ok := strings.CutPrefix(l, "pi"+sep); ok {
+			v, err := ParsePiVersion(rest)
+			if err != nil {
+				return "", "", fmt.Errorf("unknown dialect %q: %v", s, err)
+			}
+			return DialectPi, v, nil
+		}
+	}
+	d, err := parseDialect(l)
+	return d, PiCurrent, err
+}
+
+func parseDialect(s string) (Dialect, error) {
+	switch s {
 	case "", "auto":
 		return "", nil
 	case "pi":
@@ -44,7 +67,7 @@ func ParseDialect(s string) (Dialect, error) {
 	case "xcsh":
 		return DialectXcsh, nil
 	}
-	return "", fmt.Errorf("unknown dialect %q: use auto, pi, omp or xcsh", s)
+	return "", fmt.Errorf("unknown dialect %q: use auto, pi, pi-0.73, omp or xcsh", s)
 }
 
 // Entry is what the index keeps of one entry: no payload, only what is

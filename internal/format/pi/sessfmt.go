@@ -129,11 +129,11 @@ type Session struct {
 // file to read, ref what the session is called (they differ for an OpenClaw
 // database session read through a temporary export).
 func OpenSession(ref sessfmt.Ref, path string, opts sessfmt.OpenOptions) (*Session, error) {
-	d, err := ParseDialect(opts.Dialect)
+	d, v, err := ParseDialectVersion(opts.Dialect)
 	if err != nil {
 		return nil, &sessfmt.ArgError{Err: err}
 	}
-	f, err := Open(path, Options{Dialect: d})
+	f, err := Open(path, Options{Dialect: d, PiVersion: v})
 	if err != nil {
 		return nil, err
 	}
