@@ -1,20 +1,18 @@
-// Package session finds out what a session argument names: which file, and
-// in which agent's format. Formats are recognised by content, with the
-// location only as a hint, so a file handed over by path is read correctly
-// wherever it lives.
+// Package session is a thin compatibility layer over the format registry
+// (internal/sessfmt) for the callers that have not moved to it yet
+// (cmd/fork, discover.Resolver, Factory.ResolveSession). It holds no
+// format knowledge of its own: Detect asks the registry. Delete it when
+// nothing imports it.
 package session
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/sessctl/sessctl/internal/jsonl"
-	"github.com/valyala/fastjson"
+	"github.com/sessctl/sessctl/internal/sessfmt"
+	"github.com/sessctl/sessctl/internal/sessfmt/formats"
 )
 
 // Format is a session file format.
@@ -28,101 +26,26 @@ const (
 	FormatUnknown   Format = "unknown"
 )
 
-// sniffLines is how many parsed lines Detect looks at.
-const sniffLines = 64
-
-// Detect reads the head of a file and says which format it is in.
+// Detect says which format the file at path is in, as the format
+// registry's sniffing decides (internal/sessfmt/formats); a file no
+// format knows is FormatUnknown without an error.
 func Detect(path string) (Format, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return FormatUnknown, err
-	}
-	defer fh.Close()
-	st, err := fh.Stat()
+	st, err := os.Stat(path)
 	if err != nil {
 		return FormatUnknown, err
 	}
 	if st.IsDir() {
 		return FormatUnknown, fmt.Errorf("%s is a directory, not a session file", path)
 	}
-	return DetectReader(io.LimitReader(bufio.NewReader(fh), 64<<20), path), nil
-}
-
-// DetectReader classifies the content read from r; path is only a hint.
-func DetectReader(r io.Reader, path string) Format {
-	rd := jsonl.NewReader(r)
-	votes := map[Format]int{}
-	parsed := 0
-	for rd.Next() && parsed < sniffLines {
-		rec := rd.Record()
-		if rec.Kind != jsonl.Object {
-			continue
-		}
-		parsed++
-		typ := rec.Str("type")
-		switch {
-		case typ == "session" && hasString(rec, "id"):
-			return FormatPi
-		case typ == "title" && rec.Line == 1 && rec.Value.Get("v") != nil:
-			return FormatPi
-		case hasKey(rec, "uuid") || hasKey(rec, "parentUuid") || hasKey(rec, "sessionId") && hasKey(rec, "cwd"):
-			votes[FormatClaude]++
-		case typ == "summary" && hasKey(rec, "leafUuid"), typ == "file-history-snapshot", typ == "custom-title", typ == "ai-title", typ == "last-prompt", typ == "queue-operation":
-			votes[FormatClaude]++
-		case hasString(rec, "id") && isAgentCoreType(typ) && isNumber(rec, "timestamp"):
-			votes[FormatAgentCore]++
-		case isPiEntryType(typ) && hasKey(rec, "id"):
-			votes[FormatPi]++
-		}
+	ref, err := formats.New(nil).SniffFile(path)
+	var ns *sessfmt.NotSessionError
+	if errors.As(err, &ns) {
+		return FormatUnknown, nil
 	}
-	switch {
-	case votes[FormatPi] > votes[FormatClaude] && votes[FormatPi] > votes[FormatAgentCore]:
-		return FormatPi // a pi-family file whose header is missing
-	case votes[FormatClaude] > 0 && votes[FormatClaude] >= votes[FormatAgentCore]:
-		return FormatClaude
-	case votes[FormatAgentCore] > 0:
-		return FormatAgentCore
+	if err != nil {
+		return FormatUnknown, err
 	}
-	// Nothing recognisable in the content: use the location as a hint.
-	p := filepath.ToSlash(path)
-	switch {
-	case strings.Contains(p, "/.claude/projects/"):
-		return FormatClaude
-	case strings.Contains(p, "/.pi/agent/"), strings.Contains(p, "/.omp/"), strings.Contains(p, "/.xcsh/"), strings.Contains(p, "/.openclaw/"):
-		return FormatPi
-	case strings.Contains(p, "/.pi/sessions/"):
-		return FormatAgentCore
-	}
-	return FormatUnknown
-}
-
-func isPiEntryType(t string) bool {
-	switch t {
-	case "message", "model_change", "thinking_level_change", "compaction", "branch_summary", "custom",
-		"custom_message", "label", "session_info", "ttsr_injection", "mode_change", "session_init":
-		return true
-	}
-	return false
-}
-
-func isAgentCoreType(t string) bool {
-	switch t {
-	case "user", "assistant", "tool", "tool_result", "system", "metadata":
-		return true
-	}
-	return false
-}
-
-func hasKey(rec *jsonl.Record, k string) bool { return rec.Value.Get(k) != nil }
-
-func hasString(rec *jsonl.Record, k string) bool {
-	_, ok := rec.StrOK(k)
-	return ok
-}
-
-func isNumber(rec *jsonl.Record, k string) bool {
-	v := rec.Value.Get(k)
-	return v != nil && v.Type() == fastjson.TypeNumber
+	return Format(ref.Format), nil
 }
 
 // Ref is a resolved session argument.
