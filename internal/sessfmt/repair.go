@@ -15,7 +15,7 @@ type RepairOptions struct {
 	// at the leaf.
 	CloseToolCalls bool
 	// BridgeProgress (Claude Code) re-points records that hang on a legacy
-	// progress line at its nearest non-progress ancestor.
+	// progress line at their nearest non-progress ancestor.
 	BridgeProgress bool
 }
 

@@ -5,10 +5,9 @@ import (
 	"fmt"
 
 	"github.com/sessctl/sessctl/internal/cmdutil"
-	fk "github.com/sessctl/sessctl/internal/fork"
 	"github.com/sessctl/sessctl/internal/iostreams"
 	"github.com/sessctl/sessctl/internal/render"
-	"github.com/sessctl/sessctl/internal/session"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/spf13/cobra"
 )
 
@@ -19,14 +18,8 @@ type Options struct {
 	JSON    bool
 
 	Session string
-	Fork    fk.Options
+	Fork    sessfmt.ForkOptions
 }
-
-// Forker forks one session of a format; formats other than pi register theirs.
-type Forker func(path string, opts fk.Options) (*fk.Result, error)
-
-// Forkers holds the forker of each format.
-var Forkers = map[session.Format]Forker{session.FormatPi: fk.Pi, session.FormatClaude: fk.Claude}
 
 // NewCmd builds the fork command.
 func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
@@ -78,29 +71,36 @@ Exit status: 0 written; 1 error (nothing is written when the target exists);
 
 // Run runs fork.
 func Run(opts *Options) error {
-	ref, err := opts.Factory.ResolveSession(opts.Session)
+	s, err := opts.Factory.OpenSession(opts.Session, sessfmt.OpenOptions{})
 	if err != nil {
 		return err
 	}
-	fn, ok := Forkers[ref.Format]
+	defer s.Close()
+	fkr, ok := s.(sessfmt.Forker)
 	if !ok {
-		return fmt.Errorf("%s: fork does not support the %q format", ref.Path, ref.Format)
+		return sessfmt.Unsupported(s, "fork")
 	}
-	res, err := fn(ref.Path, opts.Fork)
+	res, err := fkr.Fork(opts.Fork)
 	if err != nil {
 		return err
 	}
 	if opts.JSON {
-		return render.JSON(opts.IO.Out, res, opts.IO.IsStdoutTTY())
+		if err := render.JSON(opts.IO.Out, res, opts.IO.IsStdoutTTY()); err != nil {
+			return err
+		}
+	} else {
+		switch {
+		case res.DryRun:
+			fmt.Fprintf(opts.IO.ErrOut, "would write %d entries to a new session (dry run, nothing written)\n", res.Entries)
+		case !opts.IO.Quiet():
+			fmt.Fprintf(opts.IO.ErrOut, "wrote %s to a new session %s\n", res.Summary, res.SessionID)
+		}
+		fmt.Fprintln(opts.IO.Out, render.EscapeLine(res.Path))
 	}
-	if res.DryRun {
-		fmt.Fprintf(opts.IO.ErrOut, "would write %d entries to a new session (dry run, nothing written)\n", res.Entries)
-	} else if !opts.IO.Quiet() && ref.Format == session.FormatClaude {
-		fmt.Fprintf(opts.IO.ErrOut, "wrote %d records (%d re-chained to the previous one) to a new session %s\n", res.Entries, res.Relinked, res.SessionID)
-	} else if !opts.IO.Quiet() {
-		fmt.Fprintf(opts.IO.ErrOut, "wrote %d entries (%d re-chained past dropped labels, %d labels re-added) to a new session %s\n",
-			res.Entries, res.Relinked, res.LabelsKept, res.SessionID)
+	if !opts.IO.Quiet() {
+		for _, n := range res.Notes {
+			fmt.Fprintf(opts.IO.ErrOut, "note: %s\n", render.EscapeLine(n))
+		}
 	}
-	fmt.Fprintln(opts.IO.Out, render.EscapeLine(res.Path))
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/sessctl/sessctl/internal/cmd/fork"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/sessfmt/formats"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -25,7 +26,8 @@ func copyFixture(t *testing.T, name string, elem ...string) string {
 func execute(t *testing.T, jsonOut bool, runF func(*fork.Options) error, argv ...string) (string, string, error) {
 	t.Helper()
 	ios, _, out, errOut := iostreams.Test()
-	f := &cmdutil.Factory{IO: ios, JSON: jsonOut, Getenv: func(string) string { return "" }}
+	getenv := func(string) string { return "" }
+	f := &cmdutil.Factory{IO: ios, JSON: jsonOut, Getenv: getenv, Registry: formats.New(getenv)}
 	cmd := fork.NewCmd(f, runF)
 	cmd.SetArgs(argv)
 	cmd.SetOut(out)

@@ -9,8 +9,7 @@ import (
 	"github.com/sessctl/sessctl/internal/iostreams"
 	"github.com/sessctl/sessctl/internal/problem"
 	"github.com/sessctl/sessctl/internal/render"
-	rp "github.com/sessctl/sessctl/internal/repair"
-	"github.com/sessctl/sessctl/internal/session"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/spf13/cobra"
 )
 
@@ -21,14 +20,8 @@ type Options struct {
 	JSON    bool
 
 	Sessions []string
-	Repair   rp.Options
+	Repair   sessfmt.RepairOptions
 }
-
-// Repairer repairs one file of a format; formats other than pi register theirs.
-type Repairer func(path string, opts rp.Options) (*rp.Result, error)
-
-// Repairers holds the repairer of each format.
-var Repairers = map[session.Format]Repairer{session.FormatPi: rp.Pi, session.FormatClaude: rp.Claude}
 
 // NewCmd builds the repair command.
 func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
@@ -90,34 +83,23 @@ something would change; 1 a file could not be read, repaired or written;
 	fl.BoolVar(&opts.Repair.NoBackup, "no-backup", false, "Do not keep a .bak copy of the old file")
 	fl.BoolVar(&opts.Repair.RebuildHeader, "rebuild-header", false, "Rebuild a missing session header from the file name and its folder")
 	fl.BoolVar(&opts.Repair.CloseToolCalls, "close-tool-calls", false, "Append error results for tool calls left without one at the leaf")
+	fl.BoolVar(&opts.Repair.BridgeProgress, "bridge-progress", false, "Claude Code: re-point records hanging on legacy progress lines at their nearest non-progress ancestor (check notes these as info only)")
 	return cmd
 }
 
 // Run runs repair.
 func Run(opts *Options) error {
-	var results []*rp.Result
+	var results []*sessfmt.RepairResult
 	failed, wouldChange := 0, false
 	st := render.NewStyles(opts.IO)
 	for _, arg := range opts.Sessions {
-		ref, err := opts.Factory.ResolveSession(arg)
+		res, err := repairOne(opts, arg)
 		if err != nil {
 			var ue *cmdutil.UsageError
 			if errors.As(err, &ue) {
 				return err
 			}
-			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %v\n", render.EscapeLine(arg), err)
-			failed++
-			continue
-		}
-		fn, ok := Repairers[ref.Format]
-		if !ok {
-			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: repair does not support the %q format\n", render.EscapeLine(ref.Path), ref.Format)
-			failed++
-			continue
-		}
-		res, err := fn(ref.Path, opts.Repair)
-		if err != nil {
-			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %v\n", render.EscapeLine(ref.Path), err)
+			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %v\n", render.EscapeLine(arg), render.EscapeLine(err.Error()))
 			failed++
 			continue
 		}
@@ -131,7 +113,7 @@ func Run(opts *Options) error {
 	}
 	if opts.JSON {
 		if results == nil {
-			results = []*rp.Result{}
+			results = []*sessfmt.RepairResult{}
 		}
 		if err := render.JSON(opts.IO.Out, results, opts.IO.IsStdoutTTY()); err != nil {
 			return err
@@ -146,7 +128,22 @@ func Run(opts *Options) error {
 	return nil
 }
 
-func writeText(opts *Options, r *rp.Result, st render.Styles) {
+// repairOne opens the session arg names through the registry and repairs
+// it when its format can.
+func repairOne(opts *Options, arg string) (*sessfmt.RepairResult, error) {
+	s, err := opts.Factory.OpenSession(arg, sessfmt.OpenOptions{})
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	r, ok := s.(sessfmt.Repairer)
+	if !ok {
+		return nil, sessfmt.Unsupported(s, "repair")
+	}
+	return r.Repair(opts.Repair)
+}
+
+func writeText(opts *Options, r *sessfmt.RepairResult, st render.Styles) {
 	w := opts.IO.Out
 	path := render.EscapeLine(r.Path)
 	switch {

@@ -11,6 +11,7 @@ import (
 	"github.com/sessctl/sessctl/internal/cmd/repair"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/sessfmt/formats"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -29,7 +30,8 @@ func copyFixture(t *testing.T, elem ...string) string {
 func execute(t *testing.T, jsonOut bool, runF func(*repair.Options) error, argv ...string) (string, string, error) {
 	t.Helper()
 	ios, _, out, errOut := iostreams.Test()
-	f := &cmdutil.Factory{IO: ios, JSON: jsonOut, Getenv: func(string) string { return "" }}
+	getenv := func(string) string { return "" }
+	f := &cmdutil.Factory{IO: ios, JSON: jsonOut, Getenv: getenv, Registry: formats.New(getenv)}
 	cmd := repair.NewCmd(f, runF)
 	cmd.SetArgs(argv)
 	cmd.SetOut(out)
