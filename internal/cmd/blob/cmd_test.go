@@ -11,6 +11,7 @@ import (
 
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/sessfmt/formats"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -148,4 +149,26 @@ func TestVerifyStoreAndSessions(t *testing.T) {
 	out, _, err = runVerify(t, fx, func(o *VerifyOptions) { o.Sessions = []string{filepath.Join(fx.sessions, "nope.jsonl")} })
 	assert.ErrorIs(t, err, cmdutil.SilentError)
 	assert.True(t, strings.Contains(out, "cannot check"), out)
+}
+
+// Issue 15 item 3: a reference list prints for a store session is accepted
+// and answered "not supported for this agent" (it holds no blob refs).
+func TestVerifyStoreSessionUnsupported(t *testing.T) {
+	db, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "opencode", "real", "opencode.db"))
+	require.NoError(t, err)
+	p := filepath.Join(t.TempDir(), "opencode.db")
+	require.NoError(t, os.WriteFile(p, db, 0o644))
+	fx := newFixture(t)
+	io, _, out, _ := iostreams.Test()
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return fx.home
+		}
+		return ""
+	}
+	f := &cmdutil.Factory{IO: io, Getenv: getenv, Registry: formats.New(getenv)}
+	err = RunVerify(&VerifyOptions{IO: io, Factory: f, Sessions: []string{p + "#ses_7e5f3a9b1c01Aa1Bb2Cc3Dd4Ee"}})
+	assert.ErrorIs(t, err, cmdutil.SilentError)
+	assert.Contains(t, out.String(), "not supported for this agent")
+	assert.NotContains(t, out.String(), "no such file")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/sessctl/sessctl/internal/discover"
 	"github.com/sessctl/sessctl/internal/iostreams"
 	"github.com/sessctl/sessctl/internal/render"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/spf13/cobra"
 )
 
@@ -184,7 +185,7 @@ func verifySessions(ctx context.Context, opts *VerifyOptions, rep *VerifyReport)
 	byStore := map[string]*storeRefs{}
 	var dirs []string
 	for _, arg := range opts.Sessions {
-		ref, err := opts.Factory.ResolveSession(arg)
+		ref, err := resolveFile(opts.Factory, arg)
 		if err != nil {
 			var ue *cmdutil.UsageError
 			if errors.As(err, &ue) {
@@ -247,6 +248,32 @@ func verifySessions(ctx context.Context, opts *VerifyOptions, rep *VerifyReport)
 		rep.Stores = append(rep.Stores, vs)
 	}
 	return nil
+}
+
+// resolveFile resolves a session argument through the registry to a
+// session file: blob references live only in session files (oh-my-pi,
+// xcsh); a session kept in a store has none to verify.
+func resolveFile(f *cmdutil.Factory, arg string) (sessfmt.Ref, error) {
+	if f.Registry == nil {
+		r, err := f.ResolveSession(arg)
+		return sessfmt.Ref{Path: r.Path, Format: string(r.Format), Agent: r.Agent}, err
+	}
+	ref, err := f.Registry.Resolve(arg)
+	if err != nil {
+		var amb *sessfmt.AmbiguousError
+		if errors.As(err, &amb) {
+			return ref, &cmdutil.UsageError{Err: err}
+		}
+		return ref, err
+	}
+	if ref.ID != "" {
+		agent := ref.Agent
+		if agent == "" {
+			agent = ref.Format
+		}
+		return ref, fmt.Errorf("blob verify is %w (%s sessions keep no blob references)", sessfmt.ErrUnsupported, agent)
+	}
+	return ref, nil
 }
 
 func writeVerify(opts *VerifyOptions, rep VerifyReport) {
