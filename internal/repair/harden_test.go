@@ -421,3 +421,53 @@ func TestSidecarFailsAfterCommit(t *testing.T) {
 	}
 	requireExactlyOnce(t, append(texts.Bytes(), orig...), p, "after the retry")
 }
+
+// TestKilledRepairTempsRemoved (issue 11.3): SIGKILLs during repair leave
+// temp files; they carry the dead writer's pid, StaleTemps reports them,
+// and the next write to the folder removes them, so they never pile up.
+func TestKilledRepairTempsRemoved(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and kills it")
+	}
+	bin := buildSessctl(t)
+	orig := genDamaged(rand.New(rand.NewSource(8)), 5000, 2000)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	temps := func() []string {
+		m, _ := filepath.Glob(filepath.Join(dir, ".*.sessctl-*.tmp"))
+		return m
+	}
+	maxLeft := 0
+	for i := 0; i < 10; i++ {
+		require.NoError(t, os.WriteFile(p, orig, 0o600))
+		cmd := exec.Command(bin, "repair", "--no-backup", p)
+		require.NoError(t, cmd.Start())
+		// kill as soon as this run's temp exists
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			if slices.ContainsFunc(temps(), func(s string) bool { return strings.Contains(s, fmt.Sprintf("-%d-", cmd.Process.Pid)) }) {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		maxLeft = max(maxLeft, len(temps()))
+	}
+	left := temps()
+	require.NotEmpty(t, left, "no kill left a temp file")
+	require.LessOrEqual(t, maxLeft, 2, "temps of dead runs piled up: %d", maxLeft)
+	stale, err := safewrite.StaleTemps(dir)
+	require.NoError(t, err)
+	require.Len(t, stale, len(left))
+	for _, st := range stale {
+		require.Equal(t, p, st.Target)
+		require.NotZero(t, st.PID)
+	}
+	// The next write to the folder, for another file, removes them.
+	q := filepath.Join(dir, "other.jsonl")
+	require.NoError(t, os.WriteFile(q, genDamaged(rand.New(rand.NewSource(9)), 5, 0), 0o600))
+	_, err = Pi(q, Options{NoBackup: true})
+	require.NoError(t, err)
+	require.Empty(t, temps())
+}
