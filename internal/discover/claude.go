@@ -11,7 +11,7 @@ import (
 // (/work/shared/reference/claude-code-format.md §1). Only the listing is
 // here, with a minimal one-pass reader (claudelist.go).
 func init() {
-	Register(Provider{Agent: "claude", Format: "claude", Order: 40, Version: 2,
+	Register(Provider{Agent: "claude", Format: "claude", Order: 40, Version: 3,
 		Roots: claudeRoots, Files: claudeFiles, Info: claudeInfo})
 }
 
@@ -43,13 +43,18 @@ func claudeFiles(root string, warn func(string, error)) []string {
 	return out
 }
 
+// claudeID is a Claude Code session's id: the file's base name, whole (it
+// is the session uuid; a file named otherwise is never split at '_' as a pi
+// "<time>_<id>" name is).
+func claudeID(path string) string { return strings.TrimSuffix(filepath.Base(path), ".jsonl") }
+
 func claudeInfo(path string, st os.FileInfo) (*Session, error) {
 	ci, err := readClaudeInfo(path)
 	if err != nil {
 		return nil, err
 	}
 	s := &Session{
-		Agent: "claude", Format: "claude", ID: IDFromFileName(path), Path: path, Cwd: ci.cwd,
+		Agent: "claude", Format: "claude", ID: claudeID(path), Path: path, Cwd: ci.cwd,
 		FirstMessage: ci.firstPrompt, Messages: ci.messages, Entries: ci.entries,
 		Bytes: st.Size(), MTime: st.ModTime(), Problems: ci.problemCount(), ProblemCodes: ci.problems,
 		Sidechain: ci.sawSide && !ci.sawMain,

@@ -20,7 +20,11 @@ func Match(ss []*Session, arg string) []*Session {
 		switch {
 		case id == a:
 			exact = append(exact, s)
-		case strings.HasPrefix(id, a), strings.HasPrefix(base, a), strings.HasPrefix(strings.ToLower(IDFromFileName(s.Path)), a):
+		case strings.HasPrefix(id, a):
+			prefix = append(prefix, s)
+		case strings.Contains(s.Path, "#"):
+			// a session in a store: only its id names it
+		case strings.HasPrefix(base, a), strings.HasPrefix(strings.ToLower(IDFromFileName(s.Path)), a):
 			prefix = append(prefix, s)
 		}
 	}
@@ -38,8 +42,12 @@ func Resolver(opts Options) session.Resolver {
 			return nil, nil
 		}
 		res := Scan(opts)
+		// Sessions kept in stores (OpenCode, OpenClaw databases) are named
+		// by id too: list prints them, and ids without OpenCode's ses_
+		// prefix are claimed by no format.
+		stored, _ := ListStores(opts)
 		var refs []session.Ref
-		for _, s := range Match(res.Sessions, arg) {
+		for _, s := range Match(append(res.Sessions, stored...), arg) {
 			refs = append(refs, session.Ref{Path: s.Path, Format: session.Format(s.Format), Agent: s.Agent})
 		}
 		return refs, nil

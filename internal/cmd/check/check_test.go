@@ -222,3 +222,42 @@ func TestStaleTempReported(t *testing.T) {
 	_, err = os.Stat(stale)
 	assert.NoError(t, err, "check changes nothing")
 }
+
+// Issue 15 item 3: every reference list prints is accepted by check: an
+// OpenCode "<db>#<id>" (only that session's problems) and an `opencode
+// export` file (which show reads).
+func TestChecksStoreRefsAndExports(t *testing.T) {
+	db, err := os.ReadFile(testdata(t, "opencode", "real", "opencode.db"))
+	require.NoError(t, err)
+	store := filepath.Join(t.TempDir(), "opencode")
+	require.NoError(t, os.Mkdir(store, 0o755))
+	p := filepath.Join(store, "opencode.db")
+	require.NoError(t, os.WriteFile(p, db, 0o644))
+	f := factory(t, nil)
+	f.JSON = true
+
+	type result struct {
+		Files []struct {
+			Path, Agent, Error string
+			Problems           []struct{ Code, ID string }
+		} `json:"files"`
+	}
+	out, _, err := run(t, f, p+"#ses_7e5f3a9b0f00Kk9Ll0Mm1Nn2Oo")
+	require.NoError(t, err, out)
+	var r result
+	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+	require.Len(t, r.Files, 1)
+	assert.Empty(t, r.Files[0].Error)
+	assert.Equal(t, "opencode", r.Files[0].Agent)
+	require.Len(t, r.Files[0].Problems, 1, "only the pending revert of this session")
+	assert.Equal(t, "revert-pending", r.Files[0].Problems[0].Code)
+
+	exp := testdata(t, "opencode", "real", "export", "ses_7e5f3a9b0f00Kk9Ll0Mm1Nn2Oo.json")
+	out, _, err = run(t, f, exp)
+	require.NoError(t, err, out)
+	r = result{}
+	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+	require.Len(t, r.Files, 1)
+	assert.Empty(t, r.Files[0].Error, "an export file is an OpenCode session")
+	assert.Equal(t, "opencode", r.Files[0].Agent)
+}

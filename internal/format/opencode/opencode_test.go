@@ -512,6 +512,11 @@ func TestOpenSingleDBAndErrors(t *testing.T) {
 	assert.ErrorIs(t, err, ErrSessionNotFound)
 	_, err = s.Load("ses_7e5f") // A, B and C all start with it
 	assert.ErrorIs(t, err, ErrAmbiguous)
+	// Issue 15 item 3: the candidates are listed, as pi's and Claude's are.
+	require.Error(t, err)
+	for _, id := range []string{sesA, sesB, sesC} {
+		assert.Contains(t, err.Error(), "\n  "+id)
+	}
 
 	// A second channel database is read too, after opencode.db.
 	copyTree(t, filepath.Join(testdata, "real", "opencode.db"), filepath.Join(dir, "opencode-dev.db"))

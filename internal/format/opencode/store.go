@@ -278,8 +278,35 @@ func (s *Store) Find(idOrPrefix string) (Session, error) {
 	case 1:
 		return hits[0], nil
 	}
-	return Session{}, fmt.Errorf("%s: %w (%d sessions)", idOrPrefix, ErrAmbiguous, len(hits))
+	return Session{}, &AmbiguousError{Prefix: idOrPrefix, Candidates: hits}
 }
+
+// AmbiguousError says an id prefix matches several sessions of a store; it
+// lists them as the pi and Claude Code ambiguity errors do, and wraps
+// ErrAmbiguous.
+type AmbiguousError struct {
+	Prefix     string
+	Candidates []Session
+}
+
+func (e *AmbiguousError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "session id prefix %q is ambiguous; it matches %d sessions:", e.Prefix, len(e.Candidates))
+	for i, c := range e.Candidates {
+		if i == 20 {
+			fmt.Fprintf(&b, "\n  … and %d more", len(e.Candidates)-20)
+			break
+		}
+		fmt.Fprintf(&b, "\n  %s", c.ID)
+		if t := strings.Join(strings.Fields(c.Title), " "); t != "" {
+			fmt.Fprintf(&b, "  %s", t)
+		}
+	}
+	return b.String()
+}
+
+// Unwrap makes errors.Is(err, ErrAmbiguous) true.
+func (e *AmbiguousError) Unwrap() error { return ErrAmbiguous }
 
 // Children returns the direct child sessions of id (sessions made by the
 // task tool point at their parent with parentID), oldest first.
@@ -413,7 +440,9 @@ type Ref struct {
 // directory), a data directory, storage tree or database path, or an
 // `opencode export` file. ok is false for anything else.
 func ParseRef(arg string, getenv func(string) string) (Ref, bool) {
-	if p, id, found := strings.Cut(arg, "#"); found && p != "" && strings.HasPrefix(id, "ses_") {
+	// "<store>#<id>": JSON-store sessions written by other tools may have
+	// ids without the ses_ prefix, and list prints them all this way.
+	if p, id, found := strings.Cut(arg, "#"); found && p != "" && id != "" && !strings.ContainsAny(id, `/\`) {
 		if Detect(p) {
 			return Ref{Data: p, ID: id}, true
 		}
