@@ -291,7 +291,7 @@ type AmbiguousError struct {
 
 func (e *AmbiguousError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "session id prefix %q is ambiguous; it matches %d sessions:", e.Prefix, len(e.Candidates))
+	fmt.Fprintf(&b, "%s: %v; it matches %d sessions:", e.Prefix, ErrAmbiguous, len(e.Candidates))
 	for i, c := range e.Candidates {
 		if i == 20 {
 			fmt.Fprintf(&b, "\n  … and %d more", len(e.Candidates)-20)
