@@ -64,6 +64,52 @@ type Tree struct {
 	Duplicates []string
 	// Groups are extra trees drawn after the main one (e.g. unlinked subagents).
 	Groups []TreeGroup
+	// Source, when set, gives the tree node by node and the other fields
+	// but Leaf and Groups are empty: a tree of millions of entries is drawn
+	// without a model of every node (render.DrawTree streams it).
+	Source TreeSource
+}
+
+// TreeSource gives a tree one node at a time.
+type TreeSource interface {
+	// Roots calls fn with each drawing root in order until fn returns false.
+	Roots(fn func(node int) bool)
+	// NumChildren and Child give the children of a node in drawing order.
+	NumChildren(node int) int
+	Child(node, k int) int
+	// Keep reports whether a node must be drawn even inside a folded run
+	// (it has a label, a mark or a separator, or it is the active leaf).
+	Keep(node int) bool
+	// Active reports whether a node is on the active path; Leaf is the
+	// active leaf (-1 when none).
+	Active(node int) bool
+	Leaf() int
+	// Node returns a node as drawn, its text filled (Children left empty).
+	// It is called once for each drawn node, in drawing order.
+	Node(node int) (TreeNode, error)
+	// Len is the number of nodes.
+	Len() int
+	// Footer is what is listed below the tree.
+	Footer() *TreeFooter
+}
+
+// TreeFooter is what the footer below a tree lists.
+type TreeFooter struct {
+	Orphans    []FooterNode
+	Cycles     [][]FooterNode
+	Duplicates []FooterDup
+}
+
+// FooterNode is a node named in a tree's footer.
+type FooterNode struct {
+	Line       int
+	ID, Parent string
+}
+
+// FooterDup is a duplicated id and the lines that use it.
+type FooterDup struct {
+	ID    string
+	Lines []int
 }
 
 // TreeGroup is a titled extra tree.

@@ -38,6 +38,9 @@ type Row struct {
 // branch point are drawn with ├─/└─. It never recurses, so chains of any
 // length are fine.
 func TreeRows(t *model.Tree, o TreeOptions) []Row {
+	if t.Source != nil {
+		return nil // drawn by streaming (DrawTree)
+	}
 	if o.FoldMin == 0 {
 		o.FoldMin = 12
 	}
@@ -122,7 +125,12 @@ func appendChain(rows []Row, t *model.Tree, chain []int, first, further string, 
 
 // DrawTree prints rows of t. Node texts must have been filled for the rows'
 // nodes beforehand.
+//
+// A tree with a Source is streamed (StreamTree) and rows are ignored.
 func DrawTree(w io.Writer, t *model.Tree, rows []Row, o TreeOptions) error {
+	if t.Source != nil {
+		return StreamTree(w, t.Source, o)
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var scratch [2][]byte
 	for _, r := range rows {
@@ -222,27 +230,8 @@ func drawNode(w *bufio.Writer, scratch *[2][]byte, nd *model.TreeNode, prefix st
 	scratch[0], scratch[1] = b, tail
 }
 
-// TreeSource gives StreamTree a tree one node at a time, so that a tree of
-// millions of entries is drawn without a model of every node.
-type TreeSource interface {
-	// Roots calls fn with each drawing root in order until fn returns false.
-	Roots(fn func(node int) bool)
-	// NumChildren and Child give the children of a node in drawing order.
-	NumChildren(node int) int
-	Child(node, k int) int
-	// Keep reports whether a node must be drawn even inside a folded run
-	// (it has a label, a mark or a separator, or it is the active leaf).
-	Keep(node int) bool
-	// Active reports whether a node is on the active path; Leaf is the
-	// active leaf (-1 when none).
-	Active(node int) bool
-	Leaf() int
-	// Node returns a node as drawn, its text filled. It is called once for
-	// each drawn node, in drawing order.
-	Node(node int) (model.TreeNode, error)
-	// Len is the number of nodes.
-	Len() int
-}
+// TreeSource gives StreamTree a tree one node at a time (model.TreeSource).
+type TreeSource = model.TreeSource
 
 // StreamTree draws a tree as TreeRows and DrawTree would, row by row: what
 // it holds besides the source is one bit per node (drawn or not) and the
@@ -362,6 +351,10 @@ func plural(n int, one, many string) string {
 
 // TreeFooter lists orphans, cycles and duplicate ids below a tree.
 func TreeFooter(w io.Writer, t *model.Tree, st Styles) {
+	if t.Source != nil {
+		WriteTreeFooter(w, t.Source.Footer(), st)
+		return
+	}
 	var d TreeFooterData
 	for _, o := range t.Orphans {
 		n := &t.Nodes[o]
@@ -391,24 +384,12 @@ func TreeFooter(w io.Writer, t *model.Tree, st Styles) {
 	WriteTreeFooter(w, &d, st)
 }
 
-// FooterNode is a node named in a tree's footer.
-type FooterNode struct {
-	Line       int
-	ID, Parent string
-}
-
-// FooterDup is a duplicated id and the lines that use it.
-type FooterDup struct {
-	ID    string
-	Lines []int
-}
-
-// TreeFooterData is what the footer below a tree lists.
-type TreeFooterData struct {
-	Orphans    []FooterNode
-	Cycles     [][]FooterNode
-	Duplicates []FooterDup
-}
+// FooterNode, FooterDup and TreeFooterData are model's footer types.
+type (
+	FooterNode     = model.FooterNode
+	FooterDup      = model.FooterDup
+	TreeFooterData = model.TreeFooter
+)
 
 // WriteTreeFooter lists orphans, cycles and duplicate ids below a tree.
 func WriteTreeFooter(w io.Writer, d *TreeFooterData, st Styles) {

@@ -91,29 +91,40 @@ func (f *File) TreeModel(leaf int) *model.Tree {
 	return t
 }
 
-// DrawTree draws the tree of the file as `sessctl tree` prints it, with
-// leaf as the active leaf (tree.None = the default leaf), then the footer
-// (orphans, cycles, duplicate ids). It streams: besides the index it holds
-// two bits per entry (drawn, on the active path) and one line at a time,
-// never a model of every node (TreeModel does, for callers that want one).
+// TreeStream is the tree view of the file with leaf as the active leaf
+// (tree.None = the default leaf), given node by node (model.Tree.Source):
+// besides the index it holds two bits per entry (drawn, on the active path)
+// and one line at a time, never a model of every node as TreeModel does.
+// render.DrawTree and render.TreeFooter draw it; texts are read as nodes
+// are drawn.
+func (f *File) TreeStream(leaf int) *model.Tree {
+	src := f.newTreeSource(leaf)
+	return &model.Tree{Leaf: src.leaf, Source: src}
+}
+
+// DrawTree draws the tree of the file as `sessctl tree` prints it, then its
+// footer (orphans, cycles, duplicate ids), streaming (see TreeStream).
 func (f *File) DrawTree(w io.Writer, leaf int, o render.TreeOptions) error {
-	src, err := f.newTreeSource(leaf)
-	if err != nil {
+	t := f.TreeStream(leaf)
+	if err := render.DrawTree(w, t, nil, o); err != nil {
 		return err
 	}
-	defer src.lr.close()
-	if err := render.StreamTree(w, src, o); err != nil {
-		return err
-	}
+	render.TreeFooter(w, t, o.Styles)
+	return nil
+}
+
+// Footer lists the orphans, cycles and duplicate ids of the file.
+func (s *treeSource) Footer() *model.TreeFooter {
+	f := s.f
 	x := f.Index
-	var d render.TreeFooterData
+	var d model.TreeFooter
 	for _, i := range x.Orphans() {
-		d.Orphans = append(d.Orphans, render.FooterNode{Line: int(f.Entries[i].Line), ID: displayID(x.Nodes[i].ID), Parent: displayID(x.Nodes[i].Parent)})
+		d.Orphans = append(d.Orphans, model.FooterNode{Line: int(f.Entries[i].Line), ID: displayID(x.Nodes[i].ID), Parent: displayID(x.Nodes[i].Parent)})
 	}
 	for _, c := range x.Cycles() {
-		cyc := make([]render.FooterNode, len(c))
+		cyc := make([]model.FooterNode, len(c))
 		for k, n := range c {
-			cyc[k] = render.FooterNode{Line: int(f.Entries[n].Line), ID: displayID(x.Nodes[n].ID)}
+			cyc[k] = model.FooterNode{Line: int(f.Entries[n].Line), ID: displayID(x.Nodes[n].ID)}
 		}
 		d.Cycles = append(d.Cycles, cyc)
 	}
@@ -131,12 +142,11 @@ func (f *File) DrawTree(w io.Writer, leaf int, o render.TreeOptions) error {
 		}
 		for _, id := range dups {
 			if id != noIDKey {
-				d.Duplicates = append(d.Duplicates, render.FooterDup{ID: displayID(id), Lines: lines[id]})
+				d.Duplicates = append(d.Duplicates, model.FooterDup{ID: displayID(id), Lines: lines[id]})
 			}
 		}
 	}
-	render.WriteTreeFooter(w, &d, o.Styles)
-	return nil
+	return &d
 }
 
 // treeSource is the file's tree for render.StreamTree.
@@ -145,10 +155,10 @@ type treeSource struct {
 	leaf       int
 	active     []uint64 // one bit per entry on the active path
 	cycleStart map[int]bool
-	lr         *lineReader
+	lr         *lineReader // opened by Node, closed when Roots returns
 }
 
-func (f *File) newTreeSource(leaf int) (*treeSource, error) {
+func (f *File) newTreeSource(leaf int) *treeSource {
 	x := f.Index
 	if leaf == tree.None {
 		leaf = x.Last()
@@ -163,12 +173,7 @@ func (f *File) newTreeSource(leaf int) (*treeSource, error) {
 	for _, c := range x.Cycles() {
 		s.cycleStart[c[0]] = true
 	}
-	lr, err := f.openLines()
-	if err != nil {
-		return nil, err
-	}
-	s.lr = lr
-	return s, nil
+	return s
 }
 
 func (s *treeSource) Len() int  { return s.f.Index.Len() }
@@ -178,8 +183,16 @@ func (s *treeSource) Active(i int) bool { return s.active[i/64]&(1<<(i%64)) != 0
 
 // Roots are the true roots, orphans, self-parents and the first node of
 // each cycle, in file order (as TreeModel's Roots).
+//
+// The file is opened by the first Node and closed when Roots returns.
 func (s *treeSource) Roots(fn func(int) bool) {
 	x := s.f.Index
+	defer func() {
+		if s.lr != nil {
+			s.lr.close()
+			s.lr = nil
+		}
+	}()
 	for i := 0; i < x.Len(); i++ {
 		if x.Parent(i) == tree.None || s.cycleStart[i] {
 			if !fn(i) {
@@ -220,6 +233,13 @@ func (s *treeSource) Node(i int) (model.TreeNode, error) {
 	}
 	if x.InCycle(i) {
 		tn.Marks = append(tn.Marks, "in a parent cycle")
+	}
+	if s.lr == nil {
+		lr, err := f.openLines()
+		if err != nil {
+			return tn, err
+		}
+		s.lr = lr
 	}
 	line, err := s.lr.raw(i)
 	if err != nil {
