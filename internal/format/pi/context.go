@@ -105,10 +105,7 @@ func (f *File) StreamContext(leaf int, begin func(*Context) error, emit func(msg
 			return nil
 		}
 	}
-	if f.PiVersion == Pi073 {
-		return ctx, f.streamPi(ctx, path, begin, emit)
-	}
-	return ctx, f.streamPi152(ctx, path, begin, emit)
+	return ctx, f.streamPi(ctx, path, begin, emit)
 }
 
 // replay hands collected messages to emit and forgets them.
@@ -173,7 +170,8 @@ func (f *File) finish(ctx *Context, pes []pathEntry) (*Context, error) {
 		}
 		buildOmp(f, ctx, pes)
 	default:
-		buildPi(ctx, pes)
+		// pi's result for a null leaf or a file without entries.
+		ctx.Fields = []Member{{"thinkingLevel", str("off")}, {"model", json.RawMessage("null")}}
 	}
 	return ctx, nil
 }
@@ -320,92 +318,47 @@ func str(s string) json.RawMessage {
 	return b
 }
 
-// buildPi is pi's buildSessionContext (pi-mono session-manager.ts).
-func buildPi(ctx *Context, path []pathEntry) {
-	thinking := json.RawMessage(`"off"`)
-	model := json.RawMessage("null")
-	compaction := -1
-	for k := range path {
-		pe := &path[k]
-		switch pe.typ {
-		case "thinking_level_change":
-			thinking = pe.get("thinkingLevel")
-		case "model_change":
-			model = object(Member{"provider", pe.get("provider")}, Member{"modelId", pe.get("modelId")})
-		case "message":
-			m := pe.get("message")
-			if r, ok := jsonl.String(sub(m, "role")); ok && r == "assistant" {
-				model = object(Member{"provider", sub(m, "provider")}, Member{"modelId", sub(m, "model")})
-			}
-		case "compaction":
-			compaction = k
+// synthesized is a message pi-family loaders make from an entry: role
+// first, the members, then the entry's timestamp as epoch milliseconds
+// (new Date(entry.timestamp).getTime(), null when invalid).
+func synthesized(role string, pe *pathEntry, ms ...Member) json.RawMessage {
+	all := make([]Member, 0, len(ms)+2)
+	all = append(all, Member{"role", str(role)})
+	all = append(all, ms...)
+	all = append(all, Member{"timestamp", jsTime(pe.get("timestamp"))})
+	return object(all...)
+}
+
+// branchSummaryMessage is every pi-family loader's message for a
+// branch_summary entry, nil when its summary is falsy (not emitted).
+func branchSummaryMessage(pe *pathEntry) json.RawMessage {
+	s := trimWS(pe.get("summary"))
+	if !jsonl.Truthy(s) {
+		return nil
+	}
+	return synthesized("branchSummary", pe, Member{"summary", s}, Member{"fromId", nilIfAbsent(pe.get("fromId"))})
+}
+
+// compactionSpan is the part of buildSessionContext every pi-family loader
+// shares once it has the newest compaction on a path of n entries: idx is
+// where the loader finds it (the first entry for which isComp holds) and
+// kept the first entry before it for which isKept holds, the start of the
+// kept range (-1: nothing before the compaction is kept).
+func compactionSpan(n int, isComp, isKept func(k int) bool) (idx, kept int) {
+	idx, kept = -1, -1
+	for k := 0; k < n; k++ {
+		if isComp(k) {
+			idx = k
+			break
 		}
 	}
-	appendMessage := func(k int) {
-		pe := &path[k]
-		switch pe.typ {
-		case "message":
-			m := pe.get("message")
-			if m == nil {
-				m = json.RawMessage("null") // JSON.stringify turns undefined in arrays into null
-			}
-			ctx.add(m, pe.n)
-		case "custom_message":
-			ctx.add(object(
-				Member{"role", str("custom")},
-				Member{"customType", pe.get("customType")},
-				Member{"content", pe.get("content")},
-				Member{"display", pe.get("display")},
-				Member{"details", pe.get("details")},
-				Member{"timestamp", jsTime(pe.get("timestamp"))},
-			), pe.n)
-		case "branch_summary":
-			if s := pe.get("summary"); jsonl.Truthy(s) {
-				ctx.add(object(
-					Member{"role", str("branchSummary")},
-					Member{"summary", s},
-					Member{"fromId", pe.get("fromId")},
-					Member{"timestamp", jsTime(pe.get("timestamp"))},
-				), pe.n)
-			}
+	for k := 0; k < idx; k++ {
+		if isKept(k) {
+			kept = k
+			break
 		}
 	}
-	if compaction >= 0 {
-		c := &path[compaction]
-		ctx.Compaction = c.n
-		ctx.add(object(
-			Member{"role", str("compactionSummary")},
-			Member{"summary", c.get("summary")},
-			Member{"tokensBefore", c.get("tokensBefore")},
-			Member{"timestamp", jsTime(c.get("timestamp"))},
-		), c.n)
-		// pi finds the compaction's index by type and id (the first match).
-		idx := compaction
-		for k := range path {
-			if path[k].typ == "compaction" && strictEqual(path[k].id, c.id) {
-				idx = k
-				break
-			}
-		}
-		firstKept := c.get("firstKeptEntryId")
-		found := false
-		for k := 0; k < idx; k++ {
-			if strictEqual(path[k].id, firstKept) {
-				found = true
-			}
-			if found {
-				appendMessage(k)
-			}
-		}
-		for k := idx + 1; k < len(path); k++ {
-			appendMessage(k)
-		}
-	} else {
-		for k := range path {
-			appendMessage(k)
-		}
-	}
-	ctx.Fields = []Member{{"thinkingLevel", thinking}, {"model", model}}
+	return idx, kept
 }
 
 func (c *Context) add(m json.RawMessage, src int) {
@@ -436,13 +389,15 @@ func ParsePiVersion(s string) (PiVersion, error) {
 	return "", fmt.Errorf("unknown pi version %q: use current (1.5.2) or 0.73", s)
 }
 
-// streamPi152 is pi 1.5.2's buildSessionContext (buildSessionProjection):
-// the path and compaction choice of 0.73.1, then per entry the messages it
-// projects, with each entry's latest context_edit applied. Like streamPi it
-// reads the settings and the compaction walking back, then the few
-// context_edit lines, then emits the messages in path order, one line in
-// memory at a time.
-func (f *File) streamPi152(ctx *Context, path []int, begin func(*Context) error, emit func([]byte, int) error) error {
+// streamPi is pi's buildSessionContext (1.5.2's buildSessionProjection, or
+// 0.73.1's with PiVersion Pi073) in light passes: the settings and the
+// newest compaction come from the last entries of their kind on the path
+// (found walking back, reading only those lines), then the context_edit
+// lines in the context (1.5.2), then the messages are made in path order,
+// one line in memory at a time. A context of gigabytes streams in constant
+// memory.
+func (f *File) streamPi(ctx *Context, path []int, begin func(*Context) error, emit func([]byte, int) error) error {
+	v152 := f.PiVersion != Pi073
 	lr, err := f.openLines()
 	if err != nil {
 		return err
@@ -485,8 +440,8 @@ func (f *File) streamPi152(ctx *Context, path []int, begin func(*Context) error,
 	ctx.Fields = []Member{{"thinkingLevel", thinking}, {"model", model}}
 
 	// The entries that make the context, in order (buildContextEntries):
-	// the newest compaction, the kept entries before it (without role
-	// "system" messages), everything after it.
+	// the newest compaction, the kept entries before it (1.5.2 leaves out
+	// role "system" messages), everything after it.
 	sel := path
 	var comp pathEntry
 	if compaction >= 0 {
@@ -498,38 +453,34 @@ func (f *File) streamPi152(ctx *Context, path []int, begin func(*Context) error,
 		}
 		comp = c
 		comp.line = clone(c.line)
-		firstKept := c.get("firstKeptEntryId")
 		keptKey := noIDKey // an absent firstKeptEntryId equals an absent id (undefined === undefined)
-		if firstKept != nil {
-			keptKey = rawKey(firstKept)
+		if fk := comp.get("firstKeptEntryId"); fk != nil {
+			keptKey = rawKey(fk)
 		}
-		// 1.5.2 finds the compaction's index by id alone (the first match).
 		cid := f.Index.Nodes[ci].ID
-		idx := compaction
-		for k, i := range path {
-			if f.Index.Nodes[i].ID == cid {
-				idx = k
-				break
-			}
+		idx, kept := compactionSpan(len(path),
+			func(k int) bool { // 0.73.1 matches type and id, 1.5.2 the id alone
+				return f.Index.Nodes[path[k]].ID == cid && (v152 || f.Entries[path[k]].Type() == "compaction")
+			},
+			func(k int) bool { return f.Index.Nodes[path[k]].ID == keptKey })
+		if idx < 0 {
+			idx = compaction
 		}
 		sel = make([]int, 0, len(path)-idx)
 		sel = append(sel, ci)
-		found := false
-		for k := 0; k < idx; k++ {
-			i := path[k]
-			if f.Index.Nodes[i].ID == keptKey {
-				found = true
-			}
-			if found && !(f.Entries[i].Type() == "message" && f.Entries[i].Role() == "system") {
-				sel = append(sel, i)
+		if kept >= 0 {
+			for _, i := range path[kept:idx] {
+				if !(v152 && f.Entries[i].Type() == "message" && f.Entries[i].Role() == "system") {
+					sel = append(sel, i)
+				}
 			}
 		}
 		sel = append(sel, path[idx+1:]...)
 	}
-	// The latest context_edit per target among the selected entries.
+	// 1.5.2: the latest context_edit per target among the selected entries.
 	var edits map[string][]byte
 	for _, i := range sel {
-		if f.Entries[i].Type() != "context_edit" {
+		if !v152 || f.Entries[i].Type() != "context_edit" {
 			continue
 		}
 		pe, err := lr.entry(i)
@@ -564,21 +515,21 @@ func (f *File) streamPi152(ctx *Context, path []int, begin func(*Context) error,
 		typ := f.Entries[i].Type()
 		switch {
 		case compaction >= 0 && k == 0:
-			if sm, _ := jsonl.Field(comp.line, "systemMessage"); jsonl.Truthy(sm) {
+			if sm, _ := jsonl.Field(comp.line, "systemMessage"); v152 && jsonl.Truthy(sm) {
 				msgs = append(msgs, sm)
 			}
-			msgs = append(msgs, object(
-				Member{"role", str("compactionSummary")},
-				Member{"summary", comp.get("summary")},
-				Member{"tokensBefore", comp.get("tokensBefore")},
-				Member{"timestamp", jsTime(comp.get("timestamp"))},
-			))
+			msgs = append(msgs, synthesized("compactionSummary", &comp,
+				Member{"summary", comp.get("summary")}, Member{"tokensBefore", comp.get("tokensBefore")}))
 		case typ == "message" || typ == "custom_message" || typ == "branch_summary":
 			pe, err := lr.entry(i)
 			if err != nil {
 				return err
 			}
-			if m := piProject152(&pe); m != nil {
+			if !v152 {
+				if m := piProject073(&pe); m != nil {
+					msgs = append(msgs, m)
+				}
+			} else if m := piProject152(&pe); m != nil {
 				msgs = append(msgs, m)
 			} else if typ == "message" {
 				fail(i, "a message entry without a message object")
@@ -605,8 +556,7 @@ func (f *File) streamPi152(ctx *Context, path []int, begin func(*Context) error,
 				}
 				content := sub(r, "content")
 				if s, ok := jsonl.String(content); ok && (role == "assistant" || role == "toolResult") {
-					content = object(Member{"type", str("text")}, Member{"text", str(s)})
-					content = append(append([]byte{'['}, content...), ']')
+					content = append(append([]byte{'['}, object(Member{"type", str("text")}, Member{"text", str(s)})...), ']')
 				}
 				msgs[j] = setMember(m, "content", content)
 			}
@@ -616,6 +566,24 @@ func (f *File) streamPi152(ctx *Context, path []int, begin func(*Context) error,
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// piProject073 is pi 0.73.1's appendMessage for one message,
+// custom_message or branch_summary entry (nil: no message).
+func piProject073(pe *pathEntry) []byte {
+	switch pe.typ {
+	case "message":
+		if m := pe.get("message"); m != nil {
+			return m
+		}
+		return []byte("null") // JSON.stringify turns undefined in arrays into null
+	case "custom_message":
+		return synthesized("custom", pe, Member{"customType", pe.get("customType")}, Member{"content", pe.get("content")},
+			Member{"display", pe.get("display")}, Member{"details", pe.get("details")})
+	case "branch_summary":
+		return branchSummaryMessage(pe)
 	}
 	return nil
 }
@@ -646,25 +614,12 @@ func piProject152(pe *pathEntry) []byte {
 	case "custom_message":
 		content := pe.get("content")
 		if content == nil || string(content) == "null" {
-			content = []byte("[]")
+			content = []byte("[]") // entry.content ?? []
 		}
-		return object(
-			Member{"role", str("custom")},
-			Member{"customType", pe.get("customType")},
-			Member{"content", content},
-			Member{"display", pe.get("display")},
-			Member{"details", pe.get("details")},
-			Member{"timestamp", jsTime(pe.get("timestamp"))},
-		)
+		return synthesized("custom", pe, Member{"customType", pe.get("customType")}, Member{"content", content},
+			Member{"display", pe.get("display")}, Member{"details", pe.get("details")})
 	case "branch_summary":
-		if s := pe.get("summary"); jsonl.Truthy(s) {
-			return object(
-				Member{"role", str("branchSummary")},
-				Member{"summary", s},
-				Member{"fromId", pe.get("fromId")},
-				Member{"timestamp", jsTime(pe.get("timestamp"))},
-			)
-		}
+		return branchSummaryMessage(pe)
 	}
 	return nil
 }

@@ -275,11 +275,12 @@ func buildO18(ctx *Context, path []pathEntry) {
 			resetIdx = k
 		}
 	}
-	compactionIdx := -1
+	compactionIdx, keptIdx := -1, -1
 	if compaction >= 0 {
-		compactionIdx = findIndex(path, 0, len(path), func(pe *pathEntry) bool {
-			return pe.typ == "compaction" && strictEqual(pe.id, path[compaction].id)
-		})
+		firstKept := path[compaction].get("firstKeptEntryId")
+		compactionIdx, keptIdx = compactionSpan(len(path),
+			func(k int) bool { return path[k].typ == "compaction" && strictEqual(path[k].id, path[compaction].id) },
+			func(k int) bool { return strictEqual(path[k].id, firstKept) })
 	}
 	var l msgList
 	emit := func(k int) { emitO18(&l, &path[k]) }
@@ -328,8 +329,7 @@ func buildO18(ctx *Context, path []pathEntry) {
 		if sub(pd, "snapcompact") != nil {
 			ctx.Warnings = append(ctx.Warnings, "the compaction carries a snapcompact archive: the agent also shows the model archived history blocks, which sessctl does not reproduce")
 		}
-		l.push(object(
-			Member{"role", str("compactionSummary")},
+		l.push(synthesized("compactionSummary", c,
 			Member{"summary", nilIfAbsent(c.get("summary"))},
 			Member{"shortSummary", nilIfAbsent(c.get("shortSummary"))},
 			Member{"tokensBefore", nilIfAbsent(c.get("tokensBefore"))},
@@ -338,7 +338,6 @@ func buildO18(ctx *Context, path []pathEntry) {
 			Member{"providerPayload", payload},
 			Member{"warning", nilIfAbsent(c.get("warning"))},
 			Member{"historyRewriteAt", rewriteAt},
-			Member{"timestamp", jsTime(c.get("timestamp"))},
 		), c.n)
 		if d := trimWS(c.get("details")); isObject(d) && isStr(sub(d, "kind"), "experimental-context-rollover") {
 			f := findIndex(path, 0, len(path), idOf(firstKept))
@@ -353,7 +352,7 @@ func buildO18(ctx *Context, path []pathEntry) {
 			}
 		}
 		if remote == nil {
-			fk := findIndex(path, 0, compactionIdx, idOf(firstKept))
+			fk := keptIdx
 			snap := -1
 			if anthropic != nil && isStr(firstKept, "") && truthy(replayThrough) {
 				snap = findIndex(path, 0, len(path), idOf(replayThrough))
@@ -444,13 +443,8 @@ func emitO18(l *msgList, pe *pathEntry) {
 			l.push(m, pe.n)
 		}
 	case "branch_summary":
-		if s := pe.get("summary"); truthy(s) {
-			l.push(object(
-				Member{"role", str("branchSummary")},
-				Member{"summary", trimWS(s)},
-				Member{"fromId", nilIfAbsent(pe.get("fromId"))},
-				Member{"timestamp", jsTime(pe.get("timestamp"))},
-			), pe.n)
+		if m := branchSummaryMessage(pe); m != nil {
+			l.push(m, pe.n)
 		}
 	}
 }
@@ -477,14 +471,12 @@ func customMessageO18(pe *pathEntry) json.RawMessage {
 			attribution = str("user")
 		}
 	}
-	return object(
-		Member{"role", str("custom")},
+	return synthesized("custom", pe,
 		Member{"customType", ct},
 		Member{"content", content},
 		Member{"display", display},
 		Member{"details", nilIfAbsent(pe.get("details"))},
 		Member{"attribution", attribution},
-		Member{"timestamp", jsTime(pe.get("timestamp"))},
 	)
 }
 
@@ -800,27 +792,20 @@ func buildXcsh(ctx *Context, path []pathEntry) {
 		if pd := trimWS(c.get("preserveData")); truthy(pd) {
 			payload = remotePayload(sub(pd, "openaiRemoteCompaction"), false)
 		}
-		l.push(object(
-			Member{"role", str("compactionSummary")},
+		l.push(synthesized("compactionSummary", c,
 			Member{"summary", nilIfAbsent(c.get("summary"))},
 			Member{"shortSummary", nilIfAbsent(c.get("shortSummary"))},
 			Member{"tokensBefore", nilIfAbsent(c.get("tokensBefore"))},
 			Member{"providerPayload", payload},
-			Member{"timestamp", jsTime(c.get("timestamp"))},
 		), c.n)
-		idx := findIndex(path, 0, len(path), func(pe *pathEntry) bool {
-			return pe.typ == "compaction" && strictEqual(pe.id, c.id)
-		})
-		if payload == nil {
-			firstKept := c.get("firstKeptEntryId")
-			found := false
-			for k := 0; k < idx; k++ {
-				if strictEqual(path[k].id, firstKept) {
-					found = true
-				}
-				if found {
-					emit(k)
-				}
+		firstKept := c.get("firstKeptEntryId")
+		idx, kept := compactionSpan(len(path),
+			func(k int) bool { return path[k].typ == "compaction" && strictEqual(path[k].id, c.id) },
+			func(k int) bool { return strictEqual(path[k].id, firstKept) })
+		if payload == nil && kept >= 0 {
+			// A remote compaction replays the provider's history instead.
+			for k := kept; k < idx; k++ {
+				emit(k)
 			}
 		}
 		for k := idx + 1; k < len(path); k++ {
@@ -860,23 +845,16 @@ func emitXcsh(l *msgList, pe *pathEntry) {
 		}
 		l.push(trimWS(m), pe.n)
 	case "custom_message":
-		l.push(object(
-			Member{"role", str("custom")},
+		l.push(synthesized("custom", pe,
 			Member{"customType", nilIfAbsent(pe.get("customType"))},
 			Member{"content", nilIfAbsent(pe.get("content"))},
 			Member{"display", nilIfAbsent(pe.get("display"))},
 			Member{"details", nilIfAbsent(pe.get("details"))},
 			Member{"attribution", nilIfAbsent(pe.get("attribution"))},
-			Member{"timestamp", jsTime(pe.get("timestamp"))},
 		), pe.n)
 	case "branch_summary":
-		if s := pe.get("summary"); truthy(s) {
-			l.push(object(
-				Member{"role", str("branchSummary")},
-				Member{"summary", trimWS(s)},
-				Member{"fromId", nilIfAbsent(pe.get("fromId"))},
-				Member{"timestamp", jsTime(pe.get("timestamp"))},
-			), pe.n)
+		if m := branchSummaryMessage(pe); m != nil {
+			l.push(m, pe.n)
 		}
 	}
 }

@@ -2,12 +2,10 @@ package pi
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"io"
 	"os"
 
-	"github.com/sessctl/sessctl/internal/jsonl"
 )
 
 // lineReader reads entry lines back by offset into one reusable buffer.
@@ -79,152 +77,6 @@ func (r *lineReader) raw(i int) ([]byte, error) {
 		b = r.f.legacyLine(i, b, &r.mig) // a v1/v2 file, read as migrated
 	}
 	return b, nil
-}
-
-// streamPi is pi's buildSessionContext in two light passes: the settings
-// and the compaction come from the last entries of their kind on the path
-// (found walking back, reading only those lines), then the messages are made
-// in path order, one line in memory at a time.
-func (f *File) streamPi(ctx *Context, path []int, begin func(*Context) error, emit func([]byte, int) error) error {
-	lr, err := f.openLines()
-	if err != nil {
-		return err
-	}
-	defer lr.close()
-	thinking := json.RawMessage(`"off"`)
-	model := json.RawMessage("null")
-	compaction := -1
-	haveThinking, haveModel := false, false
-	for k := len(path) - 1; k >= 0 && !(haveThinking && haveModel && compaction >= 0); k-- {
-		i := path[k]
-		e := &f.Entries[i]
-		switch {
-		case e.Type() == "thinking_level_change" && !haveThinking:
-			pe, err := lr.entry(i)
-			if err != nil {
-				return err
-			}
-			thinking = clone(pe.get("thinkingLevel"))
-			haveThinking = true
-		case e.Type() == "model_change" && !haveModel:
-			pe, err := lr.entry(i)
-			if err != nil {
-				return err
-			}
-			model = object(Member{"provider", pe.get("provider")}, Member{"modelId", pe.get("modelId")})
-			haveModel = true
-		case e.Type() == "message" && e.Role() == "assistant" && !haveModel:
-			pe, err := lr.entry(i)
-			if err != nil {
-				return err
-			}
-			m := pe.get("message")
-			model = object(Member{"provider", clone(sub(m, "provider"))}, Member{"modelId", clone(sub(m, "model"))})
-			haveModel = true
-		case e.Type() == "compaction" && compaction < 0:
-			compaction = k
-		}
-	}
-	ctx.Fields = []Member{{"thinkingLevel", thinking}, {"model", model}}
-	if compaction >= 0 {
-		ctx.Compaction = path[compaction]
-	}
-	if err := begin(ctx); err != nil {
-		return err
-	}
-
-	appendMessage := func(i int) error {
-		switch f.Entries[i].Type() {
-		case "message", "custom_message", "branch_summary":
-		default:
-			return nil
-		}
-		pe, err := lr.entry(i)
-		if err != nil {
-			return err
-		}
-		switch pe.typ {
-		case "message":
-			m := pe.get("message")
-			if m == nil {
-				m = []byte("null") // JSON.stringify turns undefined in arrays into null
-			}
-			return emit(m, i)
-		case "custom_message":
-			return emit(object(
-				Member{"role", str("custom")},
-				Member{"customType", pe.get("customType")},
-				Member{"content", pe.get("content")},
-				Member{"display", pe.get("display")},
-				Member{"details", pe.get("details")},
-				Member{"timestamp", jsTime(pe.get("timestamp"))},
-			), i)
-		default: // branch_summary
-			if s := pe.get("summary"); jsonl.Truthy(s) {
-				return emit(object(
-					Member{"role", str("branchSummary")},
-					Member{"summary", s},
-					Member{"fromId", pe.get("fromId")},
-					Member{"timestamp", jsTime(pe.get("timestamp"))},
-				), i)
-			}
-		}
-		return nil
-	}
-	if compaction < 0 {
-		for _, i := range path {
-			if err := appendMessage(i); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	ci := path[compaction]
-	ctx.Compaction = ci
-	c, err := lr.entry(ci)
-	if err != nil {
-		return err
-	}
-	firstKept := clone(c.get("firstKeptEntryId"))
-	if err := emit(object(
-		Member{"role", str("compactionSummary")},
-		Member{"summary", c.get("summary")},
-		Member{"tokensBefore", c.get("tokensBefore")},
-		Member{"timestamp", jsTime(c.get("timestamp"))},
-	), ci); err != nil {
-		return err
-	}
-	// pi finds the compaction's index by type and id (the first match).
-	cid := f.Index.Nodes[ci].ID
-	idx := compaction
-	for k, i := range path {
-		if f.Entries[i].Type() == "compaction" && f.Index.Nodes[i].ID == cid {
-			idx = k
-			break
-		}
-	}
-	keptKey := noIDKey // an absent firstKeptEntryId equals an absent id (undefined === undefined)
-	if firstKept != nil {
-		keptKey = rawKey(firstKept)
-	}
-	found := false
-	for k := 0; k < idx; k++ {
-		i := path[k]
-		if f.Index.Nodes[i].ID == keptKey {
-			found = true
-		}
-		if found {
-			if err := appendMessage(i); err != nil {
-				return err
-			}
-		}
-	}
-	for k := idx + 1; k < len(path); k++ {
-		if err := appendMessage(path[k]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func clone(b []byte) []byte {
