@@ -1,12 +1,14 @@
 package pi
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/sessctl/sessctl/internal/tree"
 	"github.com/stretchr/testify/require"
 )
@@ -51,6 +53,7 @@ func run152(t *testing.T, file string, exp *expected152, opts Options) int {
 		}
 		ctx, err := f.BuildContext(leaf)
 		require.NoError(t, err)
+		show := showJSON(t, file, opts, leaf, f)
 		switch {
 		case c.Hangs:
 			require.True(t, ctx.Cycle, "leaf %s: pi loops; sessctl must say so", name)
@@ -62,10 +65,34 @@ func run152(t *testing.T, file string, exp *expected152, opts Options) int {
 				want = exp.SessionManagerContext
 			}
 			require.Equal(t, decodeJSON(t, want), decodeJSON(t, contextJSON(ctx)), "leaf %s", name)
+			require.Equal(t, decodeJSON(t, want), show, "show --json, leaf %s", name)
 		}
 		n++
 	}
 	return n
+}
+
+// showJSON is what `show --json` prints for the leaf (through the format
+// registry's session, as the command does), without sessctl's own members
+// (format, dialect, path, sessionId, leafId, warnings): the agent's context.
+func showJSON(t *testing.T, file string, opts Options, leaf int, f *File) any {
+	t.Helper()
+	o := sessfmt.OpenOptions{Dialect: string(opts.Dialect)}
+	if opts.PiVersion == Pi073 {
+		o.Dialect = "pi-0.73"
+	}
+	if leaf != tree.None {
+		o.Leaf = f.DisplayID(leaf)
+	}
+	s, err := OpenSession(sessfmt.Ref{Path: file}, file, o)
+	require.NoError(t, err)
+	var b bytes.Buffer
+	require.NoError(t, s.WriteContextJSON(&b, sessfmt.ContextOptions{}))
+	v := decodeJSON(t, b.Bytes()).(map[string]any)
+	for _, k := range []string{"format", "dialect", "path", "sessionId", "leafId", "warnings"} {
+		delete(v, k)
+	}
+	return v
 }
 
 func globExpected(t *testing.T, pattern string) []string {
@@ -101,12 +128,15 @@ func TestParityPi152(t *testing.T) {
 
 // TestParityPi152Hand compares with pi 1.5.2 on hand-written files.
 func TestParityPi152Hand(t *testing.T) {
+	files, n := 0, 0
 	for _, ef := range globExpected(t, filepath.Join(v152, "hand", "*.expected.json")) {
 		exp := readExpected152(t, ef)
 		t.Run(exp.File, func(t *testing.T) {
-			run152(t, filepath.Join(v152, "hand", exp.File), exp, Options{Dialect: DialectPi})
+			n += run152(t, filepath.Join(v152, "hand", exp.File), exp, Options{Dialect: DialectPi})
 		})
+		files++
 	}
+	t.Logf("hand-written: %d files, %d cases agree with pi 1.5.2", files, n)
 }
 
 // TestParityPi152Rerun compares with pi 1.5.2 on every 0.73.1 fixture.
