@@ -85,3 +85,17 @@ type FooterSink interface {
 type ShortIDer interface {
 	ShortIDLen() int
 }
+
+// SendTranscript gives a transcript built whole to sink: its header, then
+// its messages.
+func SendTranscript(sink TranscriptSink, tr *model.Transcript) error {
+	if err := sink.Header(tr.Header); err != nil {
+		return err
+	}
+	for i := range tr.Messages {
+		if err := sink.Message(&tr.Messages[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

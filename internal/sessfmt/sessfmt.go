@@ -18,11 +18,13 @@
 package sessfmt
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
 )
 
@@ -204,3 +206,30 @@ func Title(name, nameSource, firstMessage string) (title, source string) {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// SniffLines is how many JSON object lines of a head Sniff looks at.
+const SniffLines = 64
+
+// HeadObjects calls fn with each JSON object line of head, at most
+// SniffLines of them, until fn returns false; other lines (blank, torn,
+// not JSON, not an object) are skipped. Formats' Sniff methods use it.
+func HeadObjects(head []byte, fn func(rec *jsonl.Record) bool) {
+	rd := jsonl.NewReader(bytes.NewReader(head))
+	for n := 0; n < SniffLines && rd.Next(); {
+		rec := rd.Record()
+		if rec.Kind != jsonl.Object {
+			continue
+		}
+		n++
+		if !fn(rec) {
+			return
+		}
+	}
+}
+
+// FileFormat is embedded by formats whose sessions are files, which are
+// sniffed, never claimed.
+type FileFormat struct{}
+
+// Claim claims nothing.
+func (FileFormat) Claim(string) (Ref, bool) { return Ref{}, false }

@@ -23,15 +23,7 @@ func (o *Opened) Transcript(opts sessfmt.ContextOptions, sink sessfmt.Transcript
 	if n := len(o.S.Leaves()); n > 1 {
 		opts.Notice(sessfmt.Notice{Text: fmt.Sprintf("%d leaves; showing %s (--leaf picks another)", n, o.S.Entries[leaf].ID)})
 	}
-	if err := sink.Header(tr.Header); err != nil {
-		return err
-	}
-	for i := range tr.Messages {
-		if err := sink.Message(&tr.Messages[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return sessfmt.SendTranscript(sink, tr)
 }
 
 // WriteContextJSON writes {"format","path","sessionId","leafId",

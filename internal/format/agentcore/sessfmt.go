@@ -1,7 +1,6 @@
 package agentcore
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,37 +13,33 @@ import (
 )
 
 // Format is Agent Core's session format in the format registry.
-type Format struct{}
+type Format struct{ sessfmt.FileFormat }
 
 // Name is "agentcore".
 func (Format) Name() string { return "agentcore" }
-
-// Claim claims nothing: sessions are files, recognised by Sniff.
-func (Format) Claim(string) (sessfmt.Ref, bool) { return sessfmt.Ref{}, false }
 
 // Sniff scores head as an Agent Core file: each entry line (a string id,
 // an Agent Core type, a numeric timestamp, and none of Claude Code's record
 // keys) is a vote; n votes score 4n+2 (Claude Code wins ties, pi loses
 // them). With no recognisable line, a path in ~/.pi/sessions scores 1.
 func (Format) Sniff(path string, head []byte) int {
-	rd := jsonl.NewReader(bytes.NewReader(head))
-	votes, parsed := 0, 0
-	for rd.Next() && parsed < 64 {
-		rec := rd.Record()
-		if rec.Kind != jsonl.Object {
-			continue
-		}
-		parsed++
+	votes, header := 0, false
+	sessfmt.HeadObjects(head, func(rec *jsonl.Record) bool {
 		v := rec.Value
 		typ := rec.Str("type")
 		switch {
 		case typ == "session" || typ == "title" && rec.Line == 1 && v.Get("v") != nil:
-			return 0 // a pi-family header
+			header = true // a pi-family header
+			return false
 		case v.Get("uuid") != nil || v.Get("parentUuid") != nil || v.Get("sessionId") != nil && v.Get("cwd") != nil:
 			// a Claude Code record
 		case Sniff(v):
 			votes++
 		}
+		return true
+	})
+	if header {
+		return 0
 	}
 	if votes > 0 {
 		return 4*votes + 2
@@ -113,10 +108,16 @@ func (o *Opened) Leaf() string {
 	return o.S.Entries[i].ID
 }
 
-// Meta is what list shows for the file (ReadListInfo, list's reader).
+// Meta is what list shows for the file (ReadListInfo, list's reader),
+// with Messages the number of messages show prints.
 func (o *Opened) Meta() sessfmt.Meta {
 	if o.meta == nil {
 		m := MetaOf(o.ref.Path)
+		if leaf, err := o.LeafIndex(); err == nil {
+			if tr, err := o.S.Transcript(leaf); err == nil {
+				m.Messages = len(tr.Messages)
+			}
+		}
 		o.meta = &m
 	}
 	return *o.meta

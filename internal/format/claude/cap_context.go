@@ -52,12 +52,12 @@ func (s *Session) Transcript(opts sessfmt.ContextOptions, sink sessfmt.Transcrip
 	}
 	f := s.File
 	b := f.NewTranscript(p.Leaf, s.Mode, opts.AcrossCompactions)
-	title := s.Meta().Title
+	title := s.listMeta().Title
 	if title == "" {
 		title = "(untitled)"
 	}
 	b.T.Title = title
-	b.T.Header[0] = fmt.Sprintf("claude-code session %s · %s", s.Meta().ID, title)
+	b.T.Header[0] = fmt.Sprintf("claude-code session %s · %s", s.listMeta().ID, title)
 	if s.LeafArg != "" {
 		b.T.Header[1] = fmt.Sprintf("leaf %s (--leaf)", p.Leaf)
 	}
@@ -102,7 +102,7 @@ func (s *Session) WriteContextJSON(out io.Writer, opts sessfmt.ContextOptions) e
 	w.WriteString(`{"format":"claude-code","path":`)
 	w.Write(enc(s.ref.String()))
 	w.WriteString(`,"sessionId":`)
-	w.Write(enc(s.Meta().ID))
+	w.Write(enc(s.listMeta().ID))
 	w.WriteString(`,"leafUuid":`)
 	w.Write(enc(p.Leaf))
 	w.WriteString(`,"leafMode":`)

@@ -56,11 +56,11 @@ func (s *Session) TreeView() (*sessfmt.TreeView, error) {
 		return nil, err
 	}
 	v := s.File.View(t, subs)
-	title := s.Meta().Title
+	title := s.listMeta().Title
 	if title == "" {
 		title = "(untitled)"
 	}
-	head := fmt.Sprintf("claude-code session %s · %s · %d records", s.Meta().ID, title, len(t.Nodes))
+	head := fmt.Sprintf("claude-code session %s · %s · %d records", s.listMeta().ID, title, len(t.Nodes))
 	if t.Progress > 0 {
 		head += fmt.Sprintf(" · %d legacy progress lines bridged", t.Progress)
 	}

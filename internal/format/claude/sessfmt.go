@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,13 +13,10 @@ import (
 )
 
 // Format is Claude Code's transcript format in the format registry.
-type Format struct{}
+type Format struct{ sessfmt.FileFormat }
 
 // Name is "claude".
 func (Format) Name() string { return "claude" }
-
-// Claim claims nothing: transcripts are files, recognised by Sniff.
-func (Format) Claim(string) (sessfmt.Ref, bool) { return sessfmt.Ref{}, false }
 
 // CheckOptions refuses an unknown --leaf-mode ("" is the default).
 func (Format) CheckOptions(o sessfmt.OpenOptions) error {
@@ -33,9 +29,6 @@ func (Format) CheckOptions(o sessfmt.OpenOptions) error {
 	return nil
 }
 
-// sniffLines is how many parsed lines Sniff looks at.
-const sniffLines = 64
-
 // Sniff scores head as a Claude Code transcript: each record carrying
 // Claude Code's keys (uuid, parentUuid, or sessionId with cwd) or one of its
 // line types (summary with leafUuid, file-history-snapshot, custom-title,
@@ -44,14 +37,8 @@ const sniffLines = 64
 // (scored far higher by pi) wins over any vote. With no recognisable line,
 // a path in ~/.claude/projects scores 3.
 func (Format) Sniff(path string, head []byte) int {
-	rd := jsonl.NewReader(bytes.NewReader(head))
-	votes, parsed := 0, 0
-	for rd.Next() && parsed < sniffLines {
-		rec := rd.Record()
-		if rec.Kind != jsonl.Object {
-			continue
-		}
-		parsed++
+	votes := 0
+	sessfmt.HeadObjects(head, func(rec *jsonl.Record) bool {
 		v := rec.Value
 		typ := rec.Str("type")
 		switch {
@@ -61,7 +48,8 @@ func (Format) Sniff(path string, head []byte) int {
 			typ == "ai-title", typ == "last-prompt", typ == "queue-operation":
 			votes++
 		}
-	}
+		return true
+	})
 	if votes > 0 {
 		return 4*votes + 3
 	}
@@ -101,7 +89,8 @@ type Session struct {
 	Mode    LeafMode
 	LeafArg string
 
-	meta *sessfmt.Meta
+	meta    *sessfmt.Meta
+	counted *sessfmt.Meta
 
 	subs     *Subagents
 	subsErr  error
@@ -133,8 +122,26 @@ func (s *Session) LeafChoice() sessfmt.LeafChoice {
 }
 
 // Meta is what list shows for the transcript: ListInfo and the list title
-// rule (custom-title > ai-title > summary > first real prompt).
+// rule (custom-title > ai-title > summary > first real prompt), with
+// Messages the number of messages show prints.
 func (s *Session) Meta() sessfmt.Meta {
+	if s.counted == nil {
+		m := s.listMeta()
+		if p, err := s.walk(sessfmt.ContextOptions{}); err == nil {
+			p.NoText = true
+			n := 0
+			if s.File.EachTurn(p, func(*Turn) error { n++; return nil }) == nil {
+				m.Messages = n
+			}
+		}
+		s.counted = &m
+	}
+	return *s.counted
+}
+
+// listMeta is Meta without the count of shown messages (what views need
+// for their header).
+func (s *Session) listMeta() sessfmt.Meta {
 	if s.meta == nil {
 		m := MetaOf(s.ref.Path)
 		s.meta = &m

@@ -14,15 +14,7 @@ func (o *Opened) Transcript(opts sessfmt.ContextOptions, sink sessfmt.Transcript
 		return err
 	}
 	tr := TranscriptView(t)
-	if err := sink.Header(tr.Header); err != nil {
-		return err
-	}
-	for i := range tr.Messages {
-		if err := sink.Message(&tr.Messages[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return sessfmt.SendTranscript(sink, tr)
 }
 
 // WriteContextJSON writes the loaded transcript with "format":"opencode".

@@ -120,14 +120,15 @@ func (o *Opened) Loaded() (*Transcript, error) {
 	return o.T, nil
 }
 
-// Meta is what list shows for the session (its row in the store).
+// Meta is what list shows for the session (its row in the store), with
+// Messages the number of messages show prints.
 func (o *Opened) Meta() sessfmt.Meta {
 	m := sessfmt.Meta{Agent: "opencode", Format: "opencode"}
 	if o.T == nil {
 		return m
 	}
 	s := o.T.Session
-	m.ID, m.Cwd, m.Messages, m.Entries = s.ID, s.Directory, s.Messages, s.Messages
+	m.ID, m.Cwd, m.Messages, m.Entries = s.ID, s.Directory, len(TranscriptView(o.T).Messages), s.Messages
 	m.Title, m.TitleSource = sessfmt.Title(s.Title, "title", "")
 	m.Modified = s.Updated
 	if m.Modified.IsZero() {

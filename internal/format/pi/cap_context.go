@@ -56,37 +56,9 @@ func (s *Session) Transcript(opts sessfmt.ContextOptions, sink sessfmt.Transcrip
 	return nil
 }
 
-// header describes the session and the leaf: the title is list's, and the
-// model is written as provider/id, not as JSON.
+// header describes the session and the leaf, with list's title.
 func (s *Session) header(ctx *Context) []string {
-	f := s.File
-	var h []string
-	if f.Header != nil {
-		title := s.Meta().Title
-		if title == "" {
-			title = "(untitled)"
-		}
-		h = append(h, fmt.Sprintf("%s session %s · %s", f.Dialect, f.Header.ID, title))
-		if f.Header.Cwd != "" {
-			h = append(h, "project "+f.Header.Cwd)
-		}
-	}
-	if ctx.Leaf != tree.None {
-		h = append(h, fmt.Sprintf("leaf %s (line %d) · %d entries on the path",
-			f.DisplayID(ctx.Leaf), f.Entries[ctx.Leaf].Line, len(ctx.Path)))
-	}
-	if f.Dialect == DialectOmp || f.Dialect == DialectXcsh {
-		return append(h, ompHeaderLines(ctx)...)
-	}
-	for _, fld := range ctx.Fields {
-		if fld.Key != "model" && fld.Key != "models" || fld.Value == nil {
-			continue
-		}
-		if t := modelText(fld.Value); t != "" {
-			h = append(h, fld.Key+" "+t)
-		}
-	}
-	return h
+	return s.File.HeaderLines(ctx, s.listMeta().Title)
 }
 
 // modelText writes a context's model for people: "provider/id" for pi's

@@ -1,7 +1,6 @@
 package pi
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,22 +17,16 @@ import (
 
 // Format is the pi family (pi, oh-my-pi, xcsh, and OpenClaw's transcript
 // files) in the format registry.
-type Format struct{}
+type Format struct{ sessfmt.FileFormat }
 
 // Name is "pi".
 func (Format) Name() string { return "pi" }
-
-// Claim claims nothing: pi sessions are files, recognised by Sniff.
-func (Format) Claim(string) (sessfmt.Ref, bool) { return sessfmt.Ref{}, false }
 
 // CheckOptions refuses an unknown --dialect.
 func (Format) CheckOptions(o sessfmt.OpenOptions) error {
 	_, err := ParseDialect(o.Dialect)
 	return err
 }
-
-// sniffLines is how many parsed lines Sniff looks at.
-const sniffLines = 64
 
 // SniffHeader is the score of a file with a pi-family header line: above
 // any vote count of another format.
@@ -46,25 +39,22 @@ const SniffHeader = 1 << 20
 // whose votes score 4n+3 and 4n+2). With no recognisable line, a pi-family
 // folder in the path scores 2.
 func (Format) Sniff(path string, head []byte) int {
-	rd := jsonl.NewReader(bytes.NewReader(head))
-	votes, parsed := 0, 0
-	for rd.Next() && parsed < sniffLines {
-		rec := rd.Record()
-		if rec.Kind != jsonl.Object {
-			continue
-		}
-		parsed++
+	votes, header := 0, false
+	sessfmt.HeadObjects(head, func(rec *jsonl.Record) bool {
 		typ := rec.Str("type")
 		switch {
-		case typ == "session" && hasString(rec, "id"):
-			return SniffHeader
-		case typ == "title" && rec.Line == 1 && rec.Value.Get("v") != nil:
-			return SniffHeader
+		case typ == "session" && hasString(rec, "id"), typ == "title" && rec.Line == 1 && rec.Value.Get("v") != nil:
+			header = true
+			return false
 		case hasClaudeKeys(rec):
 			// a Claude Code record, whatever its type
 		case isEntryType(typ) && rec.Value.Get("id") != nil:
 			votes++
 		}
+		return true
+	})
+	if header {
+		return SniffHeader
 	}
 	if votes > 0 {
 		return 4*votes + 1
@@ -117,9 +107,11 @@ type Session struct {
 
 	// metaPath is the file Meta summarises (the session file, or the
 	// temporary export of an OpenClaw database session).
-	metaPath string
-	metaOnce sync.Once
-	meta     sessfmt.Meta
+	metaPath  string
+	metaOnce  sync.Once
+	meta      sessfmt.Meta
+	countOnce sync.Once
+	counted   sessfmt.Meta
 	// MetaFunc, when set, computes Meta instead of list's pi reader (an
 	// OpenClaw database session is listed from its database row).
 	MetaFunc func() sessfmt.Meta
@@ -203,9 +195,27 @@ func (s *Session) Leaf() string {
 	return s.File.DisplayID(i)
 }
 
-// Meta is what list shows for the file, computed by list's own reader
-// (ReadListInfo) and title rule.
+// Meta is what list shows for the file: list's own reader (ReadListInfo)
+// and title rule, with Messages the number of messages show prints.
 func (s *Session) Meta() sessfmt.Meta {
+	s.countOnce.Do(func() {
+		s.counted = s.listMeta()
+		leaf, err := s.LeafIndex()
+		if err != nil {
+			s.counted.Messages = 0 // show prints nothing
+			return
+		}
+		n := 0
+		if _, err := s.File.StreamContext(leaf, nil, func([]byte, int) error { n++; return nil }); err == nil {
+			s.counted.Messages = n
+		}
+	})
+	return s.counted
+}
+
+// listMeta is Meta without the count of shown messages (what views need
+// for their header: no pass over the context).
+func (s *Session) listMeta() sessfmt.Meta {
 	s.metaOnce.Do(func() {
 		if s.MetaFunc != nil {
 			s.meta = s.MetaFunc()

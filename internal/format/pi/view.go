@@ -65,10 +65,13 @@ func (f *File) Transcript(ctx *Context) *model.Transcript {
 }
 
 // TranscriptHeader describes the session and the leaf for people.
-func (f *File) TranscriptHeader(ctx *Context) []string {
+func (f *File) TranscriptHeader(ctx *Context) []string { return f.HeaderLines(ctx, f.Name) }
+
+// HeaderLines is TranscriptHeader with the given title ("(untitled)" when
+// empty); the model is written as provider/id (modelText), not as JSON.
+func (f *File) HeaderLines(ctx *Context, title string) []string {
 	var h []string
 	if f.Header != nil {
-		title := f.Name
 		if title == "" {
 			title = "(untitled)"
 		}
@@ -88,8 +91,8 @@ func (f *File) TranscriptHeader(ctx *Context) []string {
 		if fld.Value != nil && fld.Key != "model" && fld.Key != "models" {
 			continue
 		}
-		if fld.Value != nil && string(fld.Value) != "null" && string(fld.Value) != "{}" {
-			h = append(h, fld.Key+" "+string(fld.Value))
+		if t := modelText(fld.Value); fld.Value != nil && t != "" {
+			h = append(h, fld.Key+" "+t)
 		}
 	}
 	return h
