@@ -15,9 +15,9 @@ func (s *Session) TreeView() (*sessfmt.TreeView, error) {
 		return nil, err
 	}
 	f := s.File
-	v := &sessfmt.TreeView{Tree: f.TreeModel(leaf), Fill: f.FillText, Footer: true, ShortIDs: 8}
+	v := &sessfmt.TreeView{Tree: f.TreeStream(leaf), Footer: true, ShortIDs: 8}
 	if f.Header != nil {
-		title := s.Meta().Title
+		title := s.listMeta().Title
 		if title == "" {
 			title = "(untitled)"
 		}
