@@ -10,7 +10,7 @@ import (
 
 // cacheFormat is bumped when the cache file's layout or the Session struct
 // changes; a cache of another format is ignored and rebuilt.
-const cacheFormat = 1
+const cacheFormat = 1 + verdictVersion
 
 // CacheFile is the default cache location: $XDG_CACHE_HOME/sessctl/list-cache.json
 // ("" when neither XDG_CACHE_HOME nor HOME is known).

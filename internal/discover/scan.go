@@ -3,6 +3,7 @@ package discover
 import (
 	"errors"
 	"fmt"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -147,6 +148,10 @@ func Scan(opts Options) *Result {
 	}
 	var next, done atomic.Int64
 	total := len(todo)
+	var reg *sessfmt.Registry
+	if total > 0 {
+		reg = newRegistry(opts.Env)
+	}
 	var wg sync.WaitGroup
 	for w := 0; w < workers && w < total; w++ {
 		wg.Add(1)
@@ -163,6 +168,7 @@ func Scan(opts Options) *Result {
 				if err != nil {
 					errs[i] = err
 				} else {
+					applyVerdict(reg, s)
 					s.Root = j.root.Path
 					out[i] = s
 				}
