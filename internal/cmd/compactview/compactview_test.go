@@ -2,46 +2,27 @@ package compactview_test
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"testing"
 
 	"github.com/sessctl/sessctl/internal/cmd/compactview"
 	"github.com/sessctl/sessctl/internal/cmdutil"
-	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/cmdutil/cmdtest"
 	"github.com/sessctl/sessctl/internal/sessfmt"
-	"github.com/sessctl/sessctl/internal/sessfmt/formats"
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func testdata(t *testing.T, elem ...string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join(append([]string{"..", "..", "..", "testdata"}, elem...)...))
-	require.NoError(t, err)
-	return p
-}
+func testdata(t *testing.T, elem ...string) string { return cmdtest.Testdata(t, elem...) }
 
-func factory(t *testing.T) *cmdutil.Factory {
-	t.Helper()
-	ios, _, _, _ := iostreams.Test()
-	env := map[string]string{"HOME": t.TempDir(), "XDG_CACHE_HOME": t.TempDir()}
-	getenv := func(k string) string { return env[k] }
-	return &cmdutil.Factory{IO: ios, Getenv: getenv, Registry: formats.New(getenv)}
-}
+func factory(t *testing.T) *cmdutil.Factory { return cmdtest.Factory(t, nil) }
 
+// run runs compact-view with argv, --json when jsonOut.
 func run(t *testing.T, jsonOut bool, argv ...string) (string, string, error) {
-	t.Helper()
-	f := factory(t)
-	ios, _, out, errOut := iostreams.Test()
-	f.IO = ios
-	f.JSON = jsonOut
-	cmd := compactview.NewCmd(f, nil)
-	cmd.SetArgs(argv)
-	cmd.SetOut(out)
-	cmd.SetErr(errOut)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.Execute()
-	return out.String(), errOut.String(), err
+	if jsonOut {
+		argv = append([]string{"--json"}, argv...)
+	}
+	return cmdtest.Run(t, factory(t), func(f *cmdutil.Factory) *cobra.Command { return compactview.NewCmd(f, nil) }, false, argv...)
 }
 
 func TestNewCmdFlags(t *testing.T) {

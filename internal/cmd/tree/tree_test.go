@@ -2,54 +2,24 @@ package tree_test
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sessctl/sessctl/internal/cmd/tree"
 	"github.com/sessctl/sessctl/internal/cmdutil"
-	"github.com/sessctl/sessctl/internal/iostreams"
-	"github.com/sessctl/sessctl/internal/sessfmt/formats"
+	"github.com/sessctl/sessctl/internal/cmdutil/cmdtest"
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func testdata(t *testing.T, elem ...string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join(append([]string{"..", "..", "..", "testdata"}, elem...)...))
-	require.NoError(t, err)
-	return p
-}
+func testdata(t *testing.T, elem ...string) string { return cmdtest.Testdata(t, elem...) }
 
-func factory(t *testing.T) *cmdutil.Factory {
-	t.Helper()
-	ios, _, _, _ := iostreams.Test()
-	env := map[string]string{"HOME": t.TempDir(), "XDG_CACHE_HOME": t.TempDir()}
-	getenv := func(k string) string { return env[k] }
-	return &cmdutil.Factory{IO: ios, Getenv: getenv, Registry: formats.New(getenv)}
-}
+func factory(t *testing.T) *cmdutil.Factory { return cmdtest.Factory(t, nil) }
 
+// run runs tree with argv on fake IO, stdout a terminal when tty.
 func run(t *testing.T, tty bool, argv ...string) (string, string, error) {
-	t.Helper()
-	f := factory(t)
-	ios, _, out, errOut := iostreams.Test()
-	ios.SetStdoutTTY(tty)
-	f.IO = ios
-	var args []string
-	for _, a := range argv {
-		if a == "--json" {
-			f.JSON = true
-			continue
-		}
-		args = append(args, a)
-	}
-	cmd := tree.NewCmd(f, nil)
-	cmd.SetArgs(args)
-	cmd.SetOut(out)
-	cmd.SetErr(errOut)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.Execute()
-	return out.String(), errOut.String(), err
+	return cmdtest.Run(t, factory(t), func(f *cmdutil.Factory) *cobra.Command { return tree.NewCmd(f, nil) }, tty, argv...)
 }
 
 func TestNewCmdFlags(t *testing.T) {
