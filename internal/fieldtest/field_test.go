@@ -489,3 +489,68 @@ func damage(src []byte) []byte {
 	out.Write(last[:len(last)/2])
 	return out.Bytes()
 }
+
+// fieldProjects are Claude Code project folders of the corpus holding main
+// transcripts with compaction subagents (<session>/subagents/agent-acompact-*).
+var fieldProjects = []string{"field/claude/marot__spotter/test/fixtures/transcripts"}
+
+// TestFieldClaudeProject checks a whole real project, as a user running
+// check in CI does: no error, no warning, exit 0; and repair plans nothing
+// for any of its transcripts (issue 15, acceptance).
+func TestFieldClaudeProject(t *testing.T) {
+	if corpusRoot == "" {
+		t.Skip("no field corpus")
+	}
+	for _, p := range fieldProjects {
+		src := filepath.Join(corpusRoot, filepath.FromSlash(p))
+		if _, err := os.Stat(src); err != nil {
+			t.Logf("%s: not in this corpus", p)
+			continue
+		}
+		t.Run(p, func(t *testing.T) {
+			dir := t.TempDir()
+			var files []string
+			err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+				if err != nil || d.IsDir() || !strings.HasSuffix(path, ".jsonl") {
+					return err
+				}
+				rel, _ := filepath.Rel(src, path)
+				b, err := os.ReadFile(path)
+				if err != nil {
+					return err
+				}
+				target := filepath.Join(dir, rel)
+				if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+					return err
+				}
+				files = append(files, target)
+				return os.WriteFile(target, b, 0o600)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := run(t, "check", "--json", dir)
+			var out struct {
+				Files []checkFile `json:"files"`
+			}
+			if err := json.Unmarshal(r.stdout, &out); err != nil {
+				t.Fatalf("check --json: %v\n%s", err, r.stderr)
+			}
+			for _, f := range out.Files {
+				if s := serious(f.Problems); len(s) > 0 || f.Error != "" {
+					rel, _ := filepath.Rel(dir, f.Path)
+					t.Errorf("check: %s %s%s", rel, f.Error, describe(s))
+				}
+			}
+			if r.code != 0 {
+				t.Errorf("check of the project: exit %d, want 0", r.code)
+			}
+			for _, f := range files {
+				if plan, _ := repair(t, "--dry-run", f); len(plan.Fixes) > 0 {
+					rel, _ := filepath.Rel(dir, f)
+					t.Errorf("repair --dry-run %s plans %d fixes, e.g. line %d %s: %s", rel, len(plan.Fixes), plan.Fixes[0].Line, plan.Fixes[0].Code, plan.Fixes[0].Detail)
+				}
+			}
+		})
+	}
+}
