@@ -29,6 +29,11 @@ const claudeRepairWindow = 5 * time.Second
 
 // Claude repairs a Claude Code transcript.
 //
+// Repair changes only what check reports as a warning or an error on the
+// file as it is (a record on a line repair itself had to salvage is judged
+// on what repair made of it); the legacy progress bridge, which check notes
+// as information only, is made only with Options.BridgeProgress.
+//
 // Damaged lines are handled as for pi (sidecar, NUL and BOM removal, glued
 // objects split, a complete record after a torn fragment kept, a
 // pretty-printed object rejoined). Then, on the record graph:
@@ -39,9 +44,12 @@ const claudeRepairWindow = 5 * time.Second
 //     the references written after it and before the next record of that
 //     uuid (parentUuid, logicalParentUuid, sourceToolAssistantUUID,
 //     leafUuid, messageId) are pointed at it;
-//   - a record whose parent is a legacy progress line gets the nearest
-//     non-progress ancestor as parentUuid (the loader's bridge);
-//   - self-parents and records whose parent is missing hang on the nearest
+//   - a record whose parent is a legacy progress line written after it
+//     (check's progress-bridge-forward warning) gets the nearest
+//     non-progress ancestor as parentUuid (the loader's bridge); with
+//     BridgeProgress every record hanging on a progress line does;
+//   - self-parents and records whose parent is missing (through any
+//     progress lines between, as the loader bridges them) hang on the nearest
 //     earlier record (by timestamp) of the same isSidechain at most 5 s
 //     before them, else on the previous record of the same isSidechain in
 //     file order, else become a root; cycles are broken at the record whose
@@ -50,6 +58,9 @@ const claudeRepairWindow = 5 * time.Second
 //     Claude Code would resume get one synthetic user line of error
 //     tool_results chained at the leaf.
 func Claude(path string, opts Options) (*Result, error) {
+	if err := recoverSidecar(path, opts); err != nil { // finish an interrupted repair first (write.go)
+		return nil, err
+	}
 	snap, err := safewrite.Stat(path)
 	if err != nil {
 		return nil, err
@@ -60,11 +71,27 @@ func Claude(path string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer fh.Close()
+	chk, err := claude.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer chk.Close()
+	before := chk.Problems()
 	p := &planner{opts: opts, path: path, res: res, fieldsFn: claudeFields, gluedRE: claudeGlued, shapeFn: isClaudeEntry}
 	if err := p.scan(fh); err != nil {
 		return nil, err
 	}
-	c := &claudePlan{p: p}
+	gate := before
+	if p.recovered() {
+		// records were salvaged, split or rejoined out of lines check could
+		// not read: check what repair builds on, so that the graph steps see
+		// what check will see after them (lines only set aside change
+		// nothing check saw)
+		if gate, err = p.checkPlanned(fh); err != nil {
+			return nil, err
+		}
+	}
+	c := &claudePlan{p: p, flagged: flaggedUUIDs(gate), external: map[string]bool{}}
 	c.collectIDs()
 	c.duplicates()
 	c.bridge()
@@ -75,16 +102,70 @@ func Claude(path string, opts Options) (*Result, error) {
 		}
 	}
 	if len(res.Fixes) == 0 {
-		f, err := claude.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		res.Remaining = claude.ToProblems(f.Problems())
+		res.Remaining = claude.ToProblems(before)
 		return res, nil
 	}
 	res.Changed = true
-	return res, p.writeVerified(fh, snap, false, verifyClaude)
+	err = p.writeVerified(fh, snap, false, c.verify)
+	res.Remaining = p.origNumbering(res.Remaining)
+	return res, err
+}
+
+// recovered says whether the scan made records out of lines as they were
+// not (split, salvaged, rejoined, NUL or BOM removed).
+func (p *planner) recovered() bool {
+	for _, v := range p.lines {
+		if v.obj && v.bytes != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPlanned returns check's problems on the content planned so far,
+// streamed through a pipe (nothing is written).
+func (p *planner) checkPlanned(ra io.ReaderAt) ([]claude.Problem, error) {
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(p.emit(pw, ra)) }()
+	f, err := claude.Read(pr, -1)
+	io.Copy(io.Discard, pr)
+	pr.Close()
+	if err != nil {
+		return nil, err
+	}
+	return f.Problems(), nil
+}
+
+// verify re-reads repaired content: no error-severity problem may be left,
+// but for the missing parents check resolves outside the file (it reported
+// no fault with them, so repair left them as they are).
+func (c *claudePlan) verify(r io.Reader) ([]string, []problem.Problem, error) {
+	left, rest, err := verifyClaude(r)
+	if err != nil || len(c.external) == 0 {
+		return left, rest, err
+	}
+	left = left[:0]
+	for _, pr := range rest {
+		if pr.Severity == problem.Error && !(pr.Code == claude.ProbDanglingParent && c.external[pr.ID]) {
+			left = append(left, pr.String())
+		}
+	}
+	return left, rest, nil
+}
+
+// flaggedUUIDs indexes check's problems by code and record uuid.
+func flaggedUUIDs(ps []claude.Problem) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, pr := range ps {
+		if pr.UUID == "" {
+			continue
+		}
+		if out[pr.Code] == nil {
+			out[pr.Code] = map[string]bool{}
+		}
+		out[pr.Code][pr.UUID] = true
+	}
+	return out
 }
 
 // verifyClaude re-reads repaired content: no error-severity problem may be left.
@@ -197,6 +278,23 @@ func claudeFields(v *fastjson.Value) *vline {
 // claudePlan holds the graph steps of a Claude Code repair.
 type claudePlan struct {
 	p *planner
+	// flagged holds the records check reports (on the file as it is, or on
+	// the content planned after damaged lines were handled), by problem
+	// code and uuid.
+	flagged map[string]map[string]bool
+	// external holds the records whose parent is not in the file but that
+	// check reports no fault with (it resolves them elsewhere).
+	external map[string]bool
+}
+
+// reported says whether check reports code for the record of line v, so
+// that repair may change it. A record repair renamed was not seen by check
+// under that uuid: repair judges it on its own view.
+func (c *claudePlan) reported(code string, v *vline) bool {
+	if _, renamed := v.edits["uuid"]; renamed {
+		return true
+	}
+	return c.flagged[code][v.id]
 }
 
 // graphLines are the lines that are records of the graph: user,
@@ -377,12 +475,12 @@ func (c *claudePlan) setParent(g *cgraph, k int, np string) {
 	}
 }
 
-// bridge re-points records whose parent is a legacy progress line at the
-// progress run's nearest non-progress ancestor, as the loader resolves it.
-func (c *claudePlan) bridge() {
-	g := c.graph()
+// progressResolver returns a function giving, for a progress node, the
+// nearest non-progress ancestor id its run of progress lines leads to ("":
+// none, the run starts at a root or loops), as the loader bridges it.
+func progressResolver(g *cgraph) func(k int) string {
 	memo := map[int]string{}
-	resolve := func(k int) string {
+	return func(k int) string {
 		seen := map[int]bool{}
 		var run []int
 		out := ""
@@ -410,6 +508,15 @@ func (c *claudePlan) bridge() {
 		}
 		return out
 	}
+}
+
+// bridge re-points records whose parent is a legacy progress line at the
+// progress run's nearest non-progress ancestor, as the loader resolves it:
+// with BridgeProgress all of them, otherwise only those check warns about
+// (the progress line is written after the record).
+func (c *claudePlan) bridge() {
+	g := c.graph()
+	resolve := progressResolver(g)
 	for k := range g.ids {
 		if g.progress(k) {
 			continue
@@ -419,19 +526,28 @@ func (c *claudePlan) bridge() {
 		if v.parent == "" || !ok || !g.progress(pk) {
 			continue
 		}
-		old := v.parent
-		np := resolve(pk)
 		code := claude.ProbLegacyProgress
 		if g.occ[pk][0].orig > v.orig {
 			code = claude.ProbProgressForward
 		}
-		c.setParent(g, k, np)
-		to := np
-		if to == "" {
-			to = "null (the progress run has no other ancestor)"
+		// the legacy bridge is what the loader does anyway (check notes it
+		// as info): only on request; a forward link is a warning
+		if !c.p.opts.BridgeProgress && (code != claude.ProbProgressForward || !c.reported(code, v)) {
+			continue
 		}
-		c.p.fix(Fix{Line: v.orig, Code: code, Action: "bridged", ID: v.id,
-			Detail: fmt.Sprintf("parentUuid %s → %s (the progress line's nearest non-progress ancestor; the progress lines are kept)", old, to)})
+		np := resolve(pk)
+		if np != "" {
+			if _, known := g.byID[np]; !known {
+				continue // the progress run hangs on a missing record: relink's dangling parent
+			}
+		}
+		old := v.parent
+		c.setParent(g, k, np)
+		detail := fmt.Sprintf("parentUuid %s → %s (the nearest non-progress ancestor of the progress line it hung on; the progress lines are kept)", old, np)
+		if np == "" {
+			detail = fmt.Sprintf("parentUuid %s → null (a root: the progress lines it hung on have no non-progress ancestor; they are kept)", old)
+		}
+		c.p.fix(Fix{Line: v.orig, Code: code, Action: "bridged", ID: v.id, Detail: detail})
 	}
 }
 
@@ -451,9 +567,13 @@ func (c *claudePlan) relink() {
 	if n == 0 {
 		return
 	}
+	resolve := progressResolver(g)
 	parent := make([]int, n) // -1 none, -2 missing
 	for i, k := range mem {
 		par := g.value[k].parent
+		if pk, ok := g.byID[par]; ok && g.progress(pk) {
+			par = resolve(pk) // the loader's bridge
+		}
 		switch pk, ok := g.byID[par]; {
 		case par == "":
 			parent[i] = -1
@@ -461,6 +581,16 @@ func (c *claudePlan) relink() {
 			parent[i] = -2
 		default:
 			parent[i] = idx[pk]
+		}
+		// check reports on the file as it is: a record it finds no fault
+		// with is left as it is (a compaction subagent's parents live in
+		// its parent session, for one)
+		switch {
+		case parent[i] == -2 && !c.reported(claude.ProbDanglingParent, g.value[k]):
+			parent[i] = -1
+			c.external[g.ids[k]] = true
+		case parent[i] == i && !c.reported(claude.ProbSelfParent, g.value[k]):
+			parent[i] = -1
 		}
 	}
 	kids := make([][]int, n)
@@ -506,16 +636,16 @@ func (c *claudePlan) relink() {
 					break
 				}
 				if !excl[j] && w.side == v.side {
-					return j, "the nearest record of the same isSidechain written at most 5 s before it, as Claude Code's loader re-attaches it"
+					return j, "now the nearest record of the same isSidechain written at most 5 s before it, as Claude Code's loader re-attaches it"
 				}
 			}
 		}
 		for j := i - 1; j >= 0; j-- {
 			if !excl[j] && g.value[mem[j]].side == v.side {
-				return j, "the previous record of the same isSidechain in file order"
+				return j, "now the previous record of the same isSidechain in file order"
 			}
 		}
-		return -1, "no earlier record of the same isSidechain: a new root"
+		return -1, "no earlier record of the same isSidechain to hang it on, so it becomes a root"
 	}
 	set := func(i, j int, code, why string) {
 		k := mem[i]
@@ -546,10 +676,10 @@ func (c *claudePlan) relink() {
 		switch parent[i] {
 		case i:
 			j, why := target(i)
-			set(i, j, claude.ProbSelfParent, "was its own parent; now "+why)
+			set(i, j, claude.ProbSelfParent, "was its own parent; "+why)
 		case -2:
 			j, why := target(i)
-			set(i, j, claude.ProbDanglingParent, "parent not in the file; now "+why)
+			set(i, j, claude.ProbDanglingParent, "parent not in the file; "+why)
 		}
 	}
 	parentOf := func(i int) int {
@@ -570,7 +700,7 @@ func (c *claudePlan) relink() {
 			}
 		}
 		j, why := target(pick)
-		set(pick, j, claude.ProbCycle, "broke a parent cycle at the record whose parent comes latest in the file; now "+why)
+		set(pick, j, claude.ProbCycle, "broke a parent cycle at the record whose parent comes latest in the file; "+why)
 	}
 }
 
@@ -612,7 +742,7 @@ func (c *claudePlan) closeToolCalls(ra io.ReaderAt) error {
 	if len(p.res.Fixes) > 0 {
 		// analyse the planned content: written beside the file under
 		// safewrite's temp prefix and removed at once
-		tmp, err := os.CreateTemp(filepath.Dir(p.path), filepath.Base(safewrite.TempPrefix(p.path))+"plan-*")
+		tmp, err := safewrite.TempFile(p.path) // pid-named: a killed run's is removed later
 		if err != nil {
 			return err
 		}

@@ -283,7 +283,7 @@ func TestClaudeProgressBridged(t *testing.T) {
 		prog("p2", "p1"),
 		uuidLine("user", "u2", "p2", "2025-10-01T09:00:02.000Z", false, `"b"`),
 	}, "\n") + "\n"
-	res, out := repairString(t, in, Options{})
+	res, out := repairString(t, in, Options{BridgeProgress: true})
 	lines := splitLines([]byte(out))
 	require.Len(t, lines, 5, "progress lines are kept")
 	require.Equal(t, prog("p2", "p1"), string(lines[3]))

@@ -33,6 +33,11 @@ type Options struct {
 	NoBackup       bool
 	RebuildHeader  bool // rebuild a missing header from the file name and its folder
 	CloseToolCalls bool // append error results for unanswered tool calls at the leaf
+	// BridgeProgress (Claude Code) re-points every record that hangs on a
+	// legacy progress line at its nearest non-progress ancestor. Check notes
+	// these as information only (the loader bridges them itself), so repair
+	// leaves them alone unless asked.
+	BridgeProgress bool
 	Now            func() time.Time
 	Rand           io.Reader
 }
@@ -98,6 +103,9 @@ type rejectRec struct {
 
 // Pi repairs a pi-family (pi, oh-my-pi, xcsh, OpenClaw) session file.
 func Pi(path string, opts Options) (*Result, error) {
+	if err := recoverSidecar(path, opts); err != nil { // finish an interrupted repair first (write.go)
+		return nil, err
+	}
 	snap, err := safewrite.Stat(path)
 	if err != nil {
 		return nil, err
@@ -115,10 +123,12 @@ func Pi(path string, opts Options) (*Result, error) {
 	if _, err := fh.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	p := &planner{opts: opts, path: path, res: res, src: src}
+	before := src.Check(pi.CheckOptions{})
+	p := &planner{opts: opts, path: path, res: res, src: src, flagged: flaggedLines(before)}
 	if err := p.scan(fh); err != nil {
 		return nil, err
 	}
+	p.ownView = len(res.Fixes) > 0
 	if err := p.header(); err != nil {
 		return res, err
 	}
@@ -130,22 +140,81 @@ func Pi(path string, opts Options) (*Result, error) {
 		}
 	}
 	if len(res.Fixes) == 0 {
-		res.Remaining = remaining(src.Check(pi.CheckOptions{}))
+		res.Remaining = remaining(before)
 		return res, nil
 	}
 	res.Changed = true
 	if _, err := fh.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	return res, p.write(fh, snap)
+	err = p.write(fh, snap)
+	res.Remaining = p.origNumbering(res.Remaining)
+	return res, err
+}
+
+// flaggedLines indexes check's problems by code and line.
+func flaggedLines(ps []problem.Problem) map[string]map[int]bool {
+	out := map[string]map[int]bool{}
+	for _, pr := range ps {
+		if pr.Line <= 0 {
+			continue
+		}
+		if out[pr.Code] == nil {
+			out[pr.Code] = map[int]bool{}
+		}
+		out[pr.Code][pr.Line] = true
+	}
+	return out
+}
+
+// reported says whether check reports one of codes for the entry of line v
+// on the file as it is, so that repair may change it. Once repair has
+// salvaged, split or rejected lines, or renamed an entry, check did not see
+// the file as repair sees it: repair judges on its own view (pi's check
+// reports every orphan, self-parent and cycle as an error, so the two agree).
+func (p *planner) reported(v *vline, codes ...string) bool {
+	if p.ownView {
+		return true
+	}
+	if _, renamed := v.edits["id"]; renamed {
+		return true
+	}
+	if _, renamed := v.edits["uuid"]; renamed {
+		return true
+	}
+	for _, c := range codes {
+		if p.flagged[c][v.orig] {
+			return true
+		}
+	}
+	return false
+}
+
+// origNumbering puts problems found in the repaired content (numbered as
+// its lines) into the original file's numbering, the one every fix uses:
+// each planned line is one line of the output. A line repair added (a
+// rebuilt header, an appended result) has no original number: 0.
+func (p *planner) origNumbering(ps []problem.Problem) []problem.Problem {
+	out := make([]problem.Problem, 0, len(ps))
+	for _, pr := range ps {
+		if pr.Line > 0 && pr.Line <= len(p.lines) {
+			pr.Line = p.lines[pr.Line-1].orig
+		}
+		out = append(out, pr)
+	}
+	return out
 }
 
 type planner struct {
-	opts    Options
-	path    string
-	res     *Result
-	src     *pi.File
-	lines   []*vline // the repaired file, in order
+	opts  Options
+	path  string
+	res   *Result
+	src   *pi.File
+	lines []*vline // the repaired file, in order
+	// flagged holds the lines check reports on the file as it is, by
+	// problem code (pi; Claude keeps its own by uuid).
+	flagged map[string]map[int]bool
+	ownView bool // the scan changed lines: check's view of the file is not repair's
 	rejects []rejectRec
 	ids     map[string]bool
 	// format hooks (nil: pi)
@@ -665,18 +734,35 @@ func (p *planner) relink() {
 		}
 		p.fix(Fix{Line: e.orig, Code: code, Action: "relinked", ID: e.id, Detail: fmt.Sprintf("parentId %s → %s (%s)", old, to, why)})
 	}
+	// why tells where target put an entry.
+	why := func(np string) string {
+		if np == "" {
+			return "no earlier entry to hang it on, so it becomes a new root"
+		}
+		return "now the previous entry in file order"
+	}
 	for k, e := range es {
 		switch pk := parentOf(k); {
 		case pk == k:
-			setParent(k, target(k), problem.SelfParent, "was its own parent; now the previous entry in file order")
+			if !p.reported(e, problem.SelfParent) {
+				continue
+			}
+			np := target(k)
+			setParent(k, np, problem.SelfParent, "was its own parent; "+why(np))
 		case pk == -2:
+			// check reports on the file as it is; an entry it finds no
+			// fault with is left as it is
+			if !p.reported(e, problem.Orphan, pi.CodeDroppedLabelParent) {
+				continue
+			}
 			if lp, ok := labelParents[e.parent]; ok {
 				if j, ok := pos[lp]; ok && !isBelow(j, k) {
 					setParent(k, lp, pi.CodeDroppedLabelParent, "the parent of the label entry the fork dropped")
 					continue
 				}
 			}
-			setParent(k, target(k), problem.Orphan, "parent missing; now the previous entry in file order")
+			np := target(k)
+			setParent(k, np, problem.Orphan, "parent missing; "+why(np))
 		}
 	}
 	// Break cycles until none is left.
@@ -691,7 +777,8 @@ func (p *planner) relink() {
 				pick, latest = k, pk
 			}
 		}
-		setParent(pick, target(pick), problem.Cycle, "broke a parent cycle at the entry whose parent comes latest in the file")
+		np := target(pick)
+		setParent(pick, np, problem.Cycle, "broke a parent cycle at the entry whose parent comes latest in the file; "+why(np))
 	}
 }
 
