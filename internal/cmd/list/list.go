@@ -12,7 +12,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	"github.com/fatih/color"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
@@ -287,7 +289,8 @@ func writeTable(opts *Options, ss []*discover.Session, short map[*discover.Sessi
 	home := opts.Factory.Getenv("HOME")
 	type row struct{ agent, id, title, project, msgs, size, when, status string }
 	rows := make([]row, len(ss))
-	fixed := [7]int{len("AGENT"), len("ID"), len("PROJECT"), len("MSGS"), len("SIZE"), len("ACTIVITY"), len("STATUS")}
+	fixed := [6]int{len("AGENT"), len("ID"), len("MSGS"), len("SIZE"), len("ACTIVITY"), len("STATUS")}
+	titleN, projectN := len("TITLE"), len("PROJECT")
 	for i, s := range ss {
 		r := row{
 			agent:   s.Agent,
@@ -308,22 +311,18 @@ func writeTable(opts *Options, ss []*discover.Session, short map[*discover.Sessi
 		if r.title == "" {
 			r.title = "(untitled)"
 		}
-		r.project = cutLeft(r.project, 40)
-		for k, v := range []string{r.agent, r.id, r.project, r.msgs, r.size, r.when, r.status} {
-			if n := len([]rune(v)); n > fixed[k] {
-				fixed[k] = n
-			}
+		for k, v := range []string{r.agent, r.id, r.msgs, r.size, r.when, r.status} {
+			fixed[k] = max(fixed[k], utf8.RuneCountInString(v))
 		}
+		titleN = max(titleN, utf8.RuneCountInString(r.title))
+		projectN = max(projectN, utf8.RuneCountInString(r.project))
 		rows[i] = r
 	}
-	used := 0
+	used := 2 * 8 // cell padding of the eight columns
 	for _, n := range fixed {
-		used += n + 2 // cell padding
+		used += n
 	}
-	titleW := opts.IO.TerminalWidth() - used - 2
-	if titleW < 12 {
-		titleW = 12
-	}
+	titleW, projectW := columnWidths(opts.IO.TerminalWidth()-used-2, titleN, projectN)
 	t := tablewriter.NewTable(opts.IO.Out,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
 			Borders: tw.BorderNone,
@@ -339,15 +338,41 @@ func writeTable(opts *Options, ss []*discover.Session, short map[*discover.Sessi
 	)
 	t.Header("AGENT", "ID", "TITLE", "PROJECT", "MSGS", "SIZE", "ACTIVITY", "STATUS")
 	for _, r := range rows {
-		stat := st.OK.Sprint(r.status)
+		stat := styled(st.OK, r.status)
 		if r.status != "ok" {
-			stat = st.Warn.Sprint(r.status)
+			stat = styled(st.Warn, r.status)
 		}
-		if err := t.Append([]string{r.agent, r.id, render.Truncate(r.title, titleW), st.Dim.Sprint(r.project), r.msgs, r.size, r.when, stat}); err != nil {
+		if err := t.Append([]string{r.agent, r.id, render.Truncate(r.title, titleW), styled(st.Dim, cutLeft(r.project, projectW)), r.msgs, r.size, r.when, stat}); err != nil {
 			return err
 		}
 	}
 	return t.Render()
+}
+
+// columnWidths shares avail columns between TITLE and PROJECT, whose
+// widest cells are titleN and projectN: the title gets the room (at least
+// two thirds of it when both do not fit), the project what is left (at
+// least 10, cut from the left so its last folders show), neither more than
+// it needs.
+func columnWidths(avail, titleN, projectN int) (title, project int) {
+	if titleN+projectN <= avail {
+		return titleN, projectN
+	}
+	project = min(projectN, max(10, avail/3))
+	title = max(12, avail-project)
+	if title > titleN {
+		project += title - titleN
+		title = titleN
+	}
+	return title, min(project, projectN)
+}
+
+// styled colours a cell; an empty cell stays empty (no bare colour codes).
+func styled(c *color.Color, s string) string {
+	if s == "" {
+		return ""
+	}
+	return c.Sprint(s)
 }
 
 func shortenHome(p, home string) string {
