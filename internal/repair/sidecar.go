@@ -144,11 +144,25 @@ func (j *journal) apply(side string, like safewrite.Snapshot) error {
 		return err
 	}
 	if err := j.drop(); err != nil {
-		return err
+		// the records are in the sidecar; a later run sees them (by the
+		// id) and only removes the journal
+		return &journalLeftError{path: j.path, err: err}
 	}
 	step("journal-removed")
 	return nil
 }
+
+// journalLeftError: the records were added, the journal could not be removed.
+type journalLeftError struct {
+	path string
+	err  error
+}
+
+func (e *journalLeftError) Error() string {
+	return fmt.Sprintf("the rejected lines were added, but the journal %s could not be removed: %v", e.path, e.err)
+}
+
+func (e *journalLeftError) Unwrap() error { return e.err }
 
 // records opens the journal and returns a reader of its records.
 func (j *journal) records() (io.ReadCloser, error) {
@@ -258,6 +272,10 @@ func containsMarker(r io.Reader, m []byte) (bool, error) {
 // sidecarFailed is the error of a repair whose session was committed but
 // whose rejected lines could not be added to the sidecar.
 func (p *planner) sidecarFailed(side, journalPath, backup string, err error) error {
+	var jl *journalLeftError
+	if errors.As(err, &jl) {
+		return fmt.Errorf("%s was repaired and its rejected lines are in %s, but: %w", p.path, side, err)
+	}
 	why := err.Error()
 	var ce *safewrite.ChangedError
 	var he *agentlock.HeldError

@@ -8,7 +8,9 @@
 //     directory. A reader (or a crash, even SIGKILL or power loss after the
 //     fsyncs) sees either the complete old file or the complete new one.
 //   - Nothing changes unless Commit succeeds. Begin only reads (stat, lock
-//     inspection) and creates the temp file; Abort, or any failed check,
+//     inspection), removes temp files of dead sessctl writers in the folder
+//     (before a new one takes the same room again) and creates the temp
+//     file; Abort, or any failed check,
 //     removes the temp file (and a backup made for this write) and leaves the
 //     target untouched. A process killed before Commit finishes can leave a
 //     temp file behind: it is inert (no agent lists dot-files or *.tmp),
