@@ -134,6 +134,8 @@ type Metadata struct {
 	Summaries map[string]string `json:"summaries,omitempty"`
 	// Counts counts metadata lines by type (re-appends included).
 	Counts map[string]int `json:"counts,omitempty"`
+
+	lastSummary string // text of the last summary line with text
 }
 
 // recordedLeaf is the state the last-prompt lines leave behind.
@@ -551,6 +553,13 @@ func (f *File) scanMeta(tp *top, lr *lineRec, t string) {
 			f.Meta.Summaries = map[string]string{}
 		}
 		f.Meta.Summaries[string(leaf)] = string(tp.str(kSummary))
+		if t := tp.str(kSummary); len(t) > 0 {
+			f.Meta.lastSummary = string(t)
+		}
+	case "task-summary":
+		if t := tp.str(kSummary); len(t) > 0 {
+			f.Meta.lastSummary = string(t)
+		}
 	case "custom-title":
 		f.Meta.CustomTitle = string(tp.str(kCustomTitle))
 		f.Meta.HasCustomTitle = true

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/valyala/fastjson"
@@ -19,9 +20,30 @@ const liteBuf = 64 << 10
 const (
 	TitleCustom      = "custom-title"
 	TitleAI          = "ai-title"
+	TitleLastPrompt  = "last-prompt"
 	TitleSummary     = "summary"
 	TitleFirstPrompt = "first-prompt"
 )
+
+// pickTitle is the /resume picker's title (Claude Agent SDK 0.3.330
+// listSessions): the custom title, else the AI title, else the last
+// last-prompt's text as stored, else the last summary line (whatever its
+// leafUuid), else the first prompt (see pickerPrompt).
+func pickTitle(custom, ai, lastPrompt, summary, first string) (string, string) {
+	switch {
+	case custom != "":
+		return custom, TitleCustom
+	case ai != "":
+		return ai, TitleAI
+	case lastPrompt != "":
+		return lastPrompt, TitleLastPrompt
+	case summary != "":
+		return summary, TitleSummary
+	case first != "":
+		return first, TitleFirstPrompt
+	}
+	return "", ""
+}
 
 // Info is the fast summary of a session file for list.
 type Info struct {
@@ -55,10 +77,8 @@ type Info struct {
 }
 
 // ListInfo reads the first and last 64 KiB of a session file (the whole file
-// when it is small) and summarises it the way the /resume picker does:
-// title from custom-title > ai-title > summary (by leafUuid) > first real
-// prompt (skipping text that starts with a lowercase XML-like tag or
-// "[Request interrupted").
+// when it is small) and summarises it the way the /resume picker does
+// (pickTitle; checked against the Claude Agent SDK's listSessions).
 func ListInfo(path string) (*Info, error) {
 	fh, err := os.Open(path)
 	if err != nil {
@@ -101,6 +121,9 @@ func ListInfo(path string) (*Info, error) {
 	var ls liteScan
 	ls.scan(head, true)
 	ls.scan(tail, false)
+	if ls.firstPrompt == "" {
+		ls.firstPrompt = ls.command
+	}
 	info.Cwd, info.GitBranch, info.Version = ls.cwd, ls.branch, ls.version
 	if ls.sessionID != "" && ls.sessionID != info.SessionID {
 		info.FileSessionID = ls.sessionID
@@ -116,24 +139,7 @@ func ListInfo(path string) (*Info, error) {
 		}
 		info.Summaries[sl.leaf] = sl.text
 	}
-	switch {
-	case ls.customTitle != "":
-		info.Title, info.TitleSource = ls.customTitle, TitleCustom
-	case ls.aiTitle != "":
-		info.Title, info.TitleSource = ls.aiTitle, TitleAI
-	default:
-		// a summary counts only if its leaf is a record of this file
-		for i := len(ls.summaries) - 1; i >= 0; i-- {
-			s := ls.summaries[i]
-			if s.leaf != "" && ls.uuids[s.leaf] {
-				info.Title, info.TitleSource = s.text, TitleSummary
-				break
-			}
-		}
-		if info.Title == "" && info.FirstPrompt != "" {
-			info.Title, info.TitleSource = info.FirstPrompt, TitleFirstPrompt
-		}
-	}
+	info.Title, info.TitleSource = pickTitle(ls.customTitle, ls.aiTitle, ls.lastPrompt, ls.summary, ls.firstPrompt)
 	return info, nil
 }
 
@@ -143,6 +149,8 @@ type liteScan struct {
 	cwd, branch, version         string
 	sessionID                    string
 	firstPrompt, lastPrompt, tag string
+	command                      string // first slash command or bash input, used when no prompt follows
+	summary                      string
 	customTitle, aiTitle         string
 	customSet, aiSet             bool
 	summaries                    []summaryLine
@@ -162,8 +170,8 @@ func (ls *liteScan) scan(buf []byte, head bool) {
 	rd := jsonl.NewReader(bytes.NewReader(buf))
 	for rd.Next() {
 		rec := rd.Record()
-		if rec.Kind != jsonl.Object {
-			continue
+		if rec.Kind != jsonl.Object || rec.BOM {
+			continue // the SDK's reader does not skip a byte order mark: that line is lost to it
 		}
 		v := rec.Value
 		if ts := strBytes(v, "timestamp"); len(ts) > 0 {
@@ -205,8 +213,11 @@ func (ls *liteScan) scan(buf []byte, head bool) {
 			}
 			if head && typ == TypeUser && ls.firstPrompt == "" && !boolField(v, "isMeta") &&
 				!boolField(v, "isCompactSummary") && !boolField(v, "isSidechain") {
-				if p := promptText(v); p != "" {
-					ls.firstPrompt = clip(strings.Join(strings.Fields(p), " "), 200)
+				p, cmd := pickerPrompt(v)
+				if p != "" {
+					ls.firstPrompt = p
+				} else if cmd != "" && ls.command == "" {
+					ls.command = cmd
 				}
 			}
 		case "custom-title":
@@ -235,7 +246,15 @@ func (ls *liteScan) scan(buf []byte, head bool) {
 					ls.tagSet = true
 				}
 			}
+		case "task-summary":
+			// the SDK reads the last "summary" field of the tail, whatever the line's type
+			if t := strBytes(v, "summary"); len(t) > 0 {
+				ls.summary = string(t)
+			}
 		case TypeSummary:
+			if t := strBytes(v, "summary"); len(t) > 0 {
+				ls.summary = string(t)
+			}
 			ls.summaries = append(ls.summaries, summaryLine{leaf: string(strBytes(v, "leafUuid")), text: string(strBytes(v, "summary"))})
 		}
 	}
@@ -245,29 +264,85 @@ func (ls *liteScan) scan(buf []byte, head bool) {
 // a tool result, a command/system wrapper (starts with a lowercase XML-like
 // tag) or an interruption marker.
 func promptText(v *fastjson.Value) string {
+	p, _ := pickerPrompt(v)
+	return p
+}
+
+// pickerPrompt is the text the /resume picker shows for a user message:
+// the first text (content string or first text block), each newline made a
+// space, trimmed, cut at 200 characters with "…"; "Image" for a message of
+// images only; "! cmd" for a <bash-input>. A message that starts with
+// another lowercase XML-like tag, an interruption marker or a tool result
+// gives "", but a slash command (<command-name>/x</command-name>) is
+// returned as cmd ("/x"): the picker shows it when no prompt follows.
+func pickerPrompt(v *fastjson.Value) (prompt, cmd string) {
 	c := v.Get("message", "content")
 	var s string
+	images := false
 	switch {
 	case c == nil:
-		return ""
+		return "", ""
 	case c.Type() == fastjson.TypeString:
 		b, _ := c.StringBytes()
 		s = string(b)
 	case c.Type() == fastjson.TypeArray:
+		found := false
 		for _, b := range c.GetArray() {
 			switch string(strBytes(b, "type")) {
 			case "tool_result":
-				return ""
+				return "", ""
 			case "text":
-				if s == "" {
-					s = string(strBytes(b, "text"))
+				if !found {
+					s, found = string(strBytes(b, "text")), true
 				}
+			case "image":
+				images = true
 			}
+		}
+		if !found && images {
+			return "Image", ""
 		}
 	}
 	s = strings.TrimSpace(s)
+	if m := between(s, "<command-name>", "</command-name>"); m != "" {
+		return "", pickerClip(m)
+	}
+	if m := between(s, "<bash-input>", "</bash-input>"); m != "" && strings.HasPrefix(s, "<bash-input>") {
+		return pickerClip("! " + m), ""
+	}
 	if !IsRealPrompt(s) {
+		return "", ""
+	}
+	return pickerClip(s), ""
+}
+
+func between(s, open, close string) string {
+	i := strings.Index(s, open)
+	if i < 0 {
 		return ""
+	}
+	rest := s[i+len(open):]
+	j := strings.Index(rest, close)
+	if j < 0 {
+		return ""
+	}
+	return strings.TrimSpace(rest[:j])
+}
+
+// pickerClip makes s one line (each \r\n or \n a space), trims it and cuts
+// it at 200 UTF-16 code units, trimmed again, with "…".
+func pickerClip(s string) string {
+	s = strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", " "), "\n", " "))
+	n := 0
+	for i, r := range s {
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if n+w > 200 {
+			return strings.TrimRightFunc(s[:i], unicode.IsSpace) + "…"
+		}
+		n += w
 	}
 	return s
 }

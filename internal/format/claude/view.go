@@ -60,37 +60,27 @@ func ToProblems(ps []Problem) []problem.Problem {
 	return out
 }
 
-// Title is the session's title by the list rules (custom-title > ai-title >
-// summary of a leaf in this file > first real prompt), from the full index.
+// Title is the session's title by the /resume picker's rules (pickTitle),
+// from the full index.
 func (f *File) Title() string {
-	switch {
-	case f.Meta.CustomTitle != "":
-		return f.Meta.CustomTitle
-	case f.Meta.AITitle != "":
-		return f.Meta.AITitle
-	}
-	// the summary whose leaf is the latest record of this file
-	best, title := int32(-1), ""
-	for leaf, s := range f.Meta.Summaries {
-		if nd := f.nodeByUUID(leaf); nd > best {
-			best, title = nd, s
-		}
-	}
-	if best >= 0 {
-		return title
-	}
-	return f.FirstPrompt()
+	t, _ := pickTitle(f.Meta.CustomTitle, f.Meta.AITitle, f.Meta.LastPrompt, f.Meta.lastSummary, f.FirstPrompt())
+	return t
 }
 
-// FirstPrompt is the first real user prompt of the main conversation
-// (decoding at most 200 user lines).
+// FirstPrompt is the first user prompt of the main conversation as the
+// picker shows it (pickerPrompt), or the first slash command when no
+// prompt follows it (decoding at most 200 user lines).
 func (f *File) FirstPrompt() string {
 	var p fastjson.Parser
 	tried := 0
+	cmd := ""
 	for li := range f.lines {
 		lr := &f.lines[li]
 		if f.names[lr.typ] != TypeUser || lr.flags&(fMeta|fCompactSummary|fToolResult|fSidechain) != 0 {
 			continue
+		}
+		if li == 0 && f.bom {
+			continue // as the SDK, which does not read a line behind a byte order mark
 		}
 		if tried++; tried > 200 {
 			break
@@ -99,11 +89,15 @@ func (f *File) FirstPrompt() string {
 		if err != nil {
 			continue
 		}
-		if s := promptText(v); s != "" {
-			return clip(strings.Join(strings.Fields(s), " "), 200)
+		s, c := pickerPrompt(v)
+		if s != "" {
+			return s
+		}
+		if cmd == "" {
+			cmd = c
 		}
 	}
-	return ""
+	return cmd
 }
 
 func msTime(ms int64) time.Time {
@@ -183,6 +177,7 @@ func (b *TranscriptBuilder) Add(t *Turn) {
 	if t.IsSidechain {
 		m.Notes = append(m.Notes, "sidechain")
 	}
+	m.Notes = append(m.Notes, sendNotes(t)...)
 	if t.LogicalParentUUID != "" {
 		m.Notes = append(m.Notes, "logical parent "+t.LogicalParentUUID)
 	}
@@ -616,4 +611,34 @@ func (f *File) PathProblems() ([]Problem, error) {
 	}
 	sortProblems(out)
 	return out, nil
+}
+
+// notSentText explains the NotSent reasons to people.
+var notSentText = map[string]string{
+	NotSentAPIError:     "a synthetic API error message",
+	NotSentToolUse:      "its tool call has no result",
+	NotSentToolResult:   "its tool call is not in the conversation",
+	NotSentThinkingOnly: "thinking only",
+	NotSentWhitespace:   "whitespace only",
+}
+
+// sendNotes says which parts of a turn Claude Code leaves out of the
+// request (system records and pre-compaction history need no note).
+func sendNotes(t *Turn) []string {
+	if !t.Sent {
+		if why, ok := notSentText[t.NotSent]; ok {
+			return []string{"not sent to the model: " + why}
+		}
+		return nil
+	}
+	var out []string
+	for _, d := range t.Dropped {
+		why := notSentText[d.Reason]
+		if d.Block >= 0 {
+			out = append(out, fmt.Sprintf("block %d of line %d not sent to the model: %s", d.Block+1, d.Line, why))
+		} else {
+			out = append(out, fmt.Sprintf("line %d not sent to the model: %s", d.Line, why))
+		}
+	}
+	return out
 }

@@ -15,6 +15,7 @@ package main
 
 import (
 	"encoding/json"
+	"hash/fnv"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,7 +55,11 @@ type gen struct {
 var cases []*gen
 
 func newCase(name, note string) *gen {
-	g := &gen{name: name, sid: fmt.Sprintf("%08x-0000-4000-8000-%012x", len(cases)+1, len(cases)+1), note: note}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	n := h.Sum32()
+	// the session id depends on the name only, so adding a case changes no other
+	g := &gen{name: name, sid: fmt.Sprintf("%08x-0000-4000-8000-%012x", n, n), note: note}
 	cases = append(cases, g)
 	return g
 }
@@ -224,6 +229,7 @@ func main() {
 	sidechains()
 	damaged()
 	newRecords()
+	titles()
 	type entry struct {
 		Name    string   `json:"name"`
 		Session string   `json:"session"`
@@ -231,6 +237,10 @@ func main() {
 		Files   []string `json:"files"`
 	}
 	var man []entry
+	os.RemoveAll(titleDir)
+	for _, g := range titleCases {
+		write(filepath.Join(titleDir, g.sid+".jsonl"), strings.Join(g.lines, "\n")+"\n")
+	}
 	for _, g := range cases {
 		p := filepath.Join(dir, g.name, g.sid+".jsonl")
 		write(p, strings.Join(g.lines, "\n")+"\n")
@@ -871,6 +881,26 @@ func damaged() {
 	g.userAt(1002, 9999, g.at(4), "two")
 	g.asstAt(1003, 1002, g.at(5), "msg_B", ttext("two done"))
 
+	g = newCase("orphan-window-two", "missing parent; two records in the 5 s window, 1 s apart")
+	g.user(1000, 0, "one")
+	g.asstAt(1001, 1000, g.at(3), "msg_A", ttext("one done"))
+	g.userAt(1002, 9999, g.at(5), "two")
+	g.asstAt(1003, 1002, g.at(6), "msg_B", ttext("two done"))
+
+	g = newCase("orphan-window-tie-three", "missing parent; three records share the newest timestamp in the window")
+	g.userAt(1000, 0, g.at(1), "one")
+	g.asstAt(1001, 1000, g.at(3), "msg_A", ttext("one done"))
+	g.userAt(1004, 1001, g.at(3), "side note")
+	g.asstAt(1005, 1004, g.at(3), "msg_C", ttext("noted"))
+	g.userAt(1002, 9999, g.at(5), "two")
+	g.asstAt(1003, 1002, g.at(6), "msg_B", ttext("two done"))
+
+	g = newCase("orphan-window-future", "missing parent; the only other record is newer")
+	g.userAt(1000, 0, g.at(9), "one")
+	g.asstAt(1001, 1000, g.at(10), "msg_A", ttext("one done"))
+	g.userAt(1002, 9999, g.at(5), "two")
+	g.asstAt(1003, 1002, g.at(11), "msg_B", ttext("two done"))
+
 	g = newCase("all-roots", "every record a root")
 	for i := 0; i < 4; i++ {
 		g.user(1000+2*i, 0, fmt.Sprintf("q%d", i))
@@ -925,4 +955,157 @@ func newRecords() {
 	g.asst(1003, 1002, "msg_B", ttext("next done"))
 	g.meta("mode", "mode", "normal", "sessionId", g.sid)
 	g.meta("continued-in", "sessionId", g.sid, "continuedInSessionId", "00000000-0000-4000-8000-00000000abcd")
+}
+
+const titleDir = "testdata/claude/parity/titles"
+
+var titleCases []*gen
+
+// titleCase makes a session for the listing comparison only (not resumed).
+func titleCase(name string) *gen {
+	g := newCase(name, "")
+	cases = cases[:len(cases)-1]
+	titleCases = append(titleCases, g)
+	return g
+}
+
+// plain user/assistant lines without tags, for titles.
+func (g *gen) say(n, parent int, content any) {
+	g.add(g.env("user", id(n), par(parent), g.ts(), "message", obj{"role": "user", "content": content}))
+}
+
+func (g *gen) reply(n, parent int) {
+	g.asst(n, parent, msgID(n), text("ok"))
+}
+
+func titles() {
+	g := titleCase("title-custom-and-ai")
+	g.say(1000, 0, "first prompt")
+	g.reply(1001, 1000)
+	g.meta("ai-title", "sessionId", g.sid, "aiTitle", "AI made this")
+	g.meta("custom-title", "sessionId", g.sid, "customTitle", "Mine")
+
+	g = titleCase("title-ai-only")
+	g.say(1000, 0, "first prompt")
+	g.reply(1001, 1000)
+	g.meta("ai-title", "sessionId", g.sid, "aiTitle", "AI made this")
+
+	g = titleCase("title-custom-empty")
+	g.say(1000, 0, "first prompt")
+	g.reply(1001, 1000)
+	g.meta("ai-title", "sessionId", g.sid, "aiTitle", "AI made this")
+	g.meta("custom-title", "sessionId", g.sid, "customTitle", "")
+
+	g = titleCase("title-last-prompt")
+	g.say(1000, 0, "first prompt")
+	g.reply(1001, 1000)
+	g.say(1002, 1001, "second prompt")
+	g.reply(1003, 1002)
+	g.meta("last-prompt", "sessionId", g.sid, "lastPrompt", "second prompt", "leafUuid", id(1003))
+
+	g = titleCase("title-summary")
+	g.say(1000, 0, "first prompt")
+	g.reply(1001, 1000)
+	g.meta("summary", "summary", "A summary line", "leafUuid", id(1001))
+
+	g = titleCase("title-summary-and-last-prompt")
+	g.say(1000, 0, "first prompt")
+	g.reply(1001, 1000)
+	g.meta("summary", "summary", "A summary line", "leafUuid", id(1001))
+	g.meta("last-prompt", "sessionId", g.sid, "lastPrompt", "the last prompt")
+
+	g = titleCase("title-summary-elsewhere")
+	g.say(1000, 0, "first prompt")
+	g.reply(1001, 1000)
+	g.meta("summary", "summary", "Another session's summary", "leafUuid", id(777777))
+
+	g = titleCase("title-multiline")
+	g.say(1000, 0, "line one\nline two\n\n  line three")
+	g.reply(1001, 1000)
+
+	g = titleCase("title-long")
+	g.say(1000, 0, strings.Repeat("word ", 80))
+	g.reply(1001, 1000)
+
+	g = titleCase("title-long-multibyte")
+	g.say(1000, 0, strings.Repeat("héllo wörld ", 30))
+	g.reply(1001, 1000)
+
+	g = titleCase("title-image-only")
+	g.say(1000, 0, []obj{{"type": "image", "source": obj{"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}})
+	g.reply(1001, 1000)
+
+	g = titleCase("title-image-and-text")
+	g.say(1000, 0, []obj{{"type": "image", "source": obj{"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}, text("what is in the picture")})
+	g.reply(1001, 1000)
+
+	g = titleCase("title-slash-command")
+	g.say(1000, 0, "<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>@CLAUDE.md plan the release</command-args>")
+	g.reply(1001, 1000)
+
+	g = titleCase("title-slash-command-no-args")
+	g.say(1000, 0, "<command-name>/init</command-name>\n<command-message>init</command-message>\n<command-args></command-args>")
+	g.reply(1001, 1000)
+
+	g = titleCase("title-slash-then-prompt")
+	g.say(1000, 0, "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>")
+	g.say(1001, 1000, "<local-command-stdout></local-command-stdout>")
+	g.say(1002, 1001, "the real question")
+	g.reply(1003, 1002)
+
+	g = titleCase("title-meta-first")
+	g.add(g.env("user", id(1000), nil, g.ts(), "message", obj{"role": "user", "content": "Caveat: meta text"}, "isMeta", true))
+	g.say(1001, 1000, "after meta")
+	g.reply(1002, 1001)
+
+	g = titleCase("title-interrupted-first")
+	g.say(1000, 0, "[Request interrupted by user]")
+	g.say(1001, 1000, "after interruption")
+	g.reply(1002, 1001)
+
+	g = titleCase("title-bash-input")
+	g.say(1000, 0, "<bash-input>ls -la</bash-input>")
+	g.say(1001, 1000, "<bash-stdout>total 0</bash-stdout><bash-stderr></bash-stderr>")
+	g.reply(1002, 1001)
+
+	g = titleCase("title-whitespace-prompt")
+	g.say(1000, 0, "   \n\t  padded prompt  \n")
+	g.reply(1001, 1000)
+
+	g = titleCase("title-tool-result-first")
+	g.say(1000, 0, []obj{{"type": "tool_result", "tool_use_id": "toolu_x", "content": "out"}})
+	g.say(1001, 1000, "after tool result")
+	g.reply(1002, 1001)
+
+	g = titleCase("title-compact-summary-first")
+	g.add(g.env("user", id(1000), nil, g.ts(), "message", obj{"role": "user", "content": "This session is being continued. Summary."}, "isCompactSummary", true))
+	g.say(1001, 1000, "after compact summary")
+	g.reply(1002, 1001)
+
+	g = titleCase("title-sidechain-only")
+	g.side = true
+	g.say(1000, 0, "side question")
+	g.reply(1001, 1000)
+	g.side = false
+
+	g = titleCase("title-no-prompt")
+	g.meta("custom-title", "sessionId", g.sid, "customTitle", "Only a title")
+
+	g = titleCase("title-tag-branch")
+	g.say(1000, 0, "tagged")
+	g.reply(1001, 1000)
+	g.meta("tag", "sessionId", g.sid, "tag", "wip")
+	g.add(strings.Replace(g.env("user", id(1002), id(1001), g.ts(), "message", obj{"role": "user", "content": "on another branch"}), `"gitBranch":"main"`, `"gitBranch":"feature/x"`, 1))
+	g.reply(1003, 1002)
+
+	g = titleCase("title-last-prompt-long")
+	g.say(1000, 0, "first prompt")
+	g.reply(1001, 1000)
+	g.meta("last-prompt", "sessionId", g.sid, "lastPrompt", strings.Repeat("z", 250))
+
+	g = titleCase("title-ai-then-custom-then-ai")
+	g.say(1000, 0, "first prompt")
+	g.reply(1001, 1000)
+	g.meta("custom-title", "sessionId", g.sid, "customTitle", "Mine")
+	g.meta("ai-title", "sessionId", g.sid, "aiTitle", "Later AI title")
 }

@@ -4,14 +4,15 @@
 # repository root, as root (it needs a network namespace):
 #
 #   npm install --prefix /tmp/ccoracle @anthropic-ai/claude-agent-sdk@0.3.330
-#   testdata/claude/parity/run.sh /tmp/ccoracle/node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude
+#   testdata/claude/parity/run.sh /tmp/ccoracle/node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude [case...]
 #
+# With case names after the binary only those cases are run again.
 # Each case is copied into a fresh fake CLAUDE_CONFIG_DIR, a fake Messages
 # API (fakeapi.go) listens on 127.0.0.1 inside `unshare -n`, and
 # `claude -p PROBE-PROMPT --resume <session>` sends the resumed
 # conversation to it; extract.go keeps the tags of what was sent.
 set -eu
-CLAUDE=${1:?usage: run.sh /path/to/claude}
+CLAUDE=${1:?usage: run.sh /path/to/claude [case...]}
 if [ "${CCPARITY_INNER:-}" != 1 ]; then
 	export GOTOOLCHAIN=local
 	mkdir -p /tmp/ccparity/bin
@@ -25,7 +26,13 @@ P=testdata/claude/parity
 W=/tmp/ccparity
 mkdir -p $W/work $W/fakehome $P/expect
 "$CLAUDE" --version > $P/expect/VERSION
-for c in $P/cases/*/; do
+shift
+if [ $# -gt 0 ]; then
+	list=$(for n in "$@"; do echo "$P/cases/$n/"; done)
+else
+	list=$(ls -d $P/cases/*/)
+fi
+for c in $list; do
 	name=$(basename "$c")
 	sid=$(cd "$c" && ls *.jsonl | head -1 | sed 's/\.jsonl$//')
 	rm -rf $W/home $W/cap
