@@ -36,7 +36,7 @@ func TestListParityClaudeSDK(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(parityDir, "expect", "list.json"))
 	require.NoError(t, err)
 	var sdk struct {
-		List []sdkInfo          `json:"listSessions"`
+		List []sdkInfo           `json:"listSessions"`
 		Info map[string]*sdkInfo `json:"getSessionInfo"`
 	}
 	require.NoError(t, json.Unmarshal(b, &sdk))

@@ -15,8 +15,8 @@ package main
 
 import (
 	"encoding/json"
-	"hash/fnv"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"sort"
