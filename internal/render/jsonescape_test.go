@@ -52,6 +52,9 @@ func TestJSONOnTerminalEscapes(t *testing.T) {
 	v := map[string]string{"text": hostile}
 	writers := map[string]func(w io.Writer, tty bool) error{
 		"JSON": func(w io.Writer, tty bool) error { return JSON(w, v, tty) },
+		"JSONStream": func(w io.Writer, tty bool) error {
+			return JSONStream(w, tty, func(w io.Writer) error { return json.NewEncoder(w).Encode(v) })
+		},
 	}
 	for name, write := range writers {
 		var term, pipe bytes.Buffer
