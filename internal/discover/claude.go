@@ -1,6 +1,8 @@
 package discover
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +13,7 @@ import (
 // (/work/shared/reference/claude-code-format.md §1). Only the listing is
 // here, with a minimal one-pass reader (claudelist.go).
 func init() {
-	Register(Provider{Agent: "claude", Format: "claude", Order: 40, Version: 3,
+	Register(Provider{Agent: "claude", Format: "claude", Order: 40, Version: 4,
 		Roots: claudeRoots, Files: claudeFiles, Info: claudeInfo})
 }
 
@@ -40,7 +42,36 @@ func claudeFiles(root string, warn func(string, error)) []string {
 		}
 		out = append(out, p)
 	}
+	// Subagent transcripts whose main transcript is gone are the only
+	// trace of that session: list them, marked (issue 11.13).
+	subs, _ := filepath.Glob(filepath.Join(root, "*", "*", "subagents", "agent-*.jsonl"))
+	for _, p := range subs {
+		if orphanedSubagent(p) {
+			out = append(out, p)
+		}
+	}
 	return out
+}
+
+// subagentParent is the main transcript a <uuid>/subagents/agent-*.jsonl
+// file belongs to ("" for any other file).
+func subagentParent(path string) string {
+	dir := filepath.Dir(path)
+	if filepath.Base(dir) != "subagents" || !strings.HasPrefix(filepath.Base(path), "agent-") {
+		return ""
+	}
+	return filepath.Dir(dir) + ".jsonl"
+}
+
+// orphanedSubagent says path is a subagent transcript whose main
+// transcript does not exist.
+func orphanedSubagent(path string) bool {
+	parent := subagentParent(path)
+	if parent == "" {
+		return false
+	}
+	_, err := os.Stat(parent)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // claudeID is a Claude Code session's id: the file's base name, whole (it
@@ -58,6 +89,9 @@ func claudeInfo(path string, st os.FileInfo) (*Session, error) {
 		FirstMessage: ci.firstPrompt, Messages: ci.messages, Entries: ci.entries,
 		Bytes: st.Size(), MTime: st.ModTime(), Problems: ci.problemCount(), ProblemCodes: ci.problems,
 		Sidechain: ci.sawSide && !ci.sawMain,
+	}
+	if orphanedSubagent(path) {
+		s.SubagentOf, s.Orphaned = subagentParent(path), true
 	}
 	if ci.lastUUID != "" || len(ci.summaries) > 0 {
 		s.Claude = &ClaudeInfo{LastUUID: ci.lastUUID, Summaries: ci.summaries}

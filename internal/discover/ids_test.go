@@ -49,3 +49,33 @@ func TestResolverFindsStoreSessions(t *testing.T) {
 	require.Len(t, refs, 1, "%v", refs)
 	assert.Equal(t, filepath.Join(data, "opencode")+"#plainid1", refs[0].Path)
 }
+
+// Issue 11 item 13: a Claude Code project folder holding only
+// <uuid>/subagents/agent-*.jsonl (the main transcript is gone) is listed,
+// marked as an orphaned subagent; a subagent whose main transcript exists
+// is still left out.
+func TestClaudeOrphanedSubagentsListed(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(home, ".claude", "projects", "-p")
+	gone := filepath.Join(proj, "11111111-2222-4333-8444-555555555555", "subagents")
+	kept := filepath.Join(proj, "99999999-2222-4333-8444-555555555555", "subagents")
+	require.NoError(t, os.MkdirAll(gone, 0o755))
+	require.NoError(t, os.MkdirAll(kept, 0o755))
+	side := `{"type":"user","uuid":"u1","parentUuid":null,"isSidechain":true,"sessionId":"s","cwd":"/p","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"look around"}}` + "\n"
+	main := `{"type":"user","uuid":"m1","parentUuid":null,"sessionId":"s","cwd":"/p","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"hi"}}` + "\n"
+	require.NoError(t, os.WriteFile(filepath.Join(gone, "agent-a1.jsonl"), []byte(side), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(kept, "agent-b1.jsonl"), []byte(side), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(proj, "99999999-2222-4333-8444-555555555555.jsonl"), []byte(main), 0o644))
+	res := Scan(Options{Env: envOf(map[string]string{"HOME": home}), Agents: []string{"claude"}})
+	byBase := map[string]*Session{}
+	for _, s := range res.Sessions {
+		byBase[filepath.Base(s.Path)] = s
+	}
+	require.Len(t, res.Sessions, 2, "the main transcript and the orphaned subagent")
+	o := byBase["agent-a1.jsonl"]
+	require.NotNil(t, o)
+	assert.True(t, o.Orphaned)
+	assert.Equal(t, filepath.Join(proj, "11111111-2222-4333-8444-555555555555.jsonl"), o.SubagentOf)
+	assert.Nil(t, byBase["agent-b1.jsonl"])
+	assert.False(t, byBase["99999999-2222-4333-8444-555555555555.jsonl"].Orphaned)
+}

@@ -43,6 +43,9 @@ type Session struct {
 	// Sidechain marks a Claude Code file holding only sidechain records (a
 	// subagent transcript); list hides these unless --all.
 	Sidechain bool `json:"sidechain,omitempty"`
+	// Orphaned marks a subagent transcript whose main transcript is gone
+	// (SubagentOf names the missing file); list shows it even without --all.
+	Orphaned bool `json:"orphaned,omitempty"`
 	// Claude holds Claude Code fields (Claude rows only).
 	Claude *ClaudeInfo `json:"claude,omitempty"`
 	// OpenClaw is what the agent's sessions.json says (OpenClaw rows only).

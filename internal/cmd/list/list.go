@@ -201,7 +201,7 @@ func filter(opts *Options, in []*discover.Session) ([]*discover.Session, error) 
 	}
 	var out []*discover.Session
 	for _, s := range in {
-		if s.Sidechain && !opts.All {
+		if s.Sidechain && !opts.All && !s.Orphaned {
 			continue
 		}
 		if len(prefixes) > 0 && !underAny(s.Cwd, prefixes) {
@@ -310,6 +310,9 @@ func writeTable(opts *Options, ss []*discover.Session, short map[*discover.Sessi
 		}
 		if r.title == "" {
 			r.title = "(untitled)"
+		}
+		if s.Orphaned {
+			r.title = "(orphaned subagent) " + r.title
 		}
 		for k, v := range []string{r.agent, r.id, r.msgs, r.size, r.when, r.status} {
 			fixed[k] = max(fixed[k], utf8.RuneCountInString(v))

@@ -53,3 +53,20 @@ func TestTableGivesTitleTheRoom(t *testing.T) {
 	assert.NotContains(t, out.String(), "\x1b[2m\x1b[22m", "no colour codes around an empty cell")
 	assert.NotContains(t, out.String(), "\x1b[2m\x1b[0m", "no colour codes around an empty cell")
 }
+
+// Issue 11 item 13: an orphaned Claude Code subagent transcript is listed
+// without --all, its title marked.
+func TestOrphanedSubagentShown(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, ".claude", "projects", "-p", "11111111-2222-4333-8444-555555555555", "subagents")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	side := `{"type":"user","uuid":"u1","parentUuid":null,"isSidechain":true,"sessionId":"s","cwd":"/p","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"look around"}}` + "\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "agent-a1.jsonl"), []byte(side), 0o644))
+	ios, _, out, errOut := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	ios.SetWidth(160)
+	e := map[string]string{"HOME": home, "XDG_CACHE_HOME": t.TempDir()}
+	f := &cmdutil.Factory{IO: ios, Getenv: func(k string) string { return e[k] }}
+	require.Equal(t, 0, app.Run(f, []string{"list", "--no-config", "--agent", "claude"}), errOut.String())
+	assert.Contains(t, out.String(), "(orphaned subagent) look around")
+}
