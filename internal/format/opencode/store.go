@@ -78,7 +78,7 @@ func Detect(path string) bool {
 		return false
 	}
 	if !fi.IsDir() {
-		if !isSQLite(path) {
+		if !fi.Mode().IsRegular() || !isSQLite(path) { // never open a FIFO or device: it can block
 			return false
 		}
 		d, err := OpenDB(path)
@@ -449,6 +449,9 @@ func ParseRef(arg string, getenv func(string) string) (Ref, bool) {
 		return Ref{}, false
 	}
 	if fi, err := os.Stat(arg); err == nil {
+		if !fi.IsDir() && !fi.Mode().IsRegular() {
+			return Ref{}, false // a FIFO or device is refused by the registry, unopened
+		}
 		if !fi.IsDir() && IsExport(arg) {
 			return Ref{Export: arg}, true
 		}
