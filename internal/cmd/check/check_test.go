@@ -176,6 +176,15 @@ func TestAllCoversOpenClawIndexes(t *testing.T) {
 	for p, n := range paths {
 		assert.Equal(t, 1, n, "%s checked once", p)
 	}
+	// Issue 15 item 4: OpenClaw transcripts are openclaw's, as list says.
+	transcripts := 0
+	for _, fr := range res.Files {
+		if strings.HasSuffix(fr.Path, ".jsonl") {
+			transcripts++
+			assert.Equal(t, "openclaw", fr.Agent, fr.Path)
+		}
+	}
+	assert.Positive(t, transcripts)
 }
 
 // Issue 11 item 3: a temp file a killed sessctl write left beside a session

@@ -96,3 +96,22 @@ func TestRunForkPi(t *testing.T) {
 	assert.Positive(t, res.Entries)
 	assert.NoFileExists(t, dry)
 }
+
+// Issue 15 item 4: a fork of an OpenClaw transcript says that no
+// sessions.json names the new file (OpenClaw will not open it).
+func TestRunForkOpenClawSaysUnindexed(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "..", "testdata", "openclaw", "state", "agents", "main", "sessions")
+	for _, name := range []string{"sessions.json", "a1b2c3d4-0000-4000-8000-000000000001.jsonl"} {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), b, 0o644))
+	}
+	_, errOut, err := execute(t, false, nil, filepath.Join(dir, "a1b2c3d4-0000-4000-8000-000000000001.jsonl"), "-o", filepath.Join(dir, "f.jsonl"))
+	require.NoError(t, err)
+	assert.Contains(t, errOut, "no sessions.json entry names the new file")
+	idx, err := os.ReadFile(filepath.Join(dir, "sessions.json"))
+	require.NoError(t, err)
+	orig, _ := os.ReadFile(filepath.Join(src, "sessions.json"))
+	assert.Equal(t, orig, idx, "sessions.json is never rewritten")
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
+	"github.com/sessctl/sessctl/internal/safewrite"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/sessctl/sessctl/internal/tree"
 	"github.com/valyala/fastjson"
@@ -134,6 +135,11 @@ func OpenSession(ref sessfmt.Ref, path string, opts sessfmt.OpenOptions) (*Sessi
 	}
 	if ref.Agent == "" {
 		ref.Agent = string(f.Dialect)
+		// An OpenClaw transcript is a pi-dialect file in an agent's
+		// sessions folder: it is openclaw's, as list says (issue 15.4).
+		if f.Dialect == DialectPi && safewrite.IsOpenClawTranscript(path) {
+			ref.Agent = "openclaw"
+		}
 	}
 	return &Session{ref: ref, File: f, leafArg: opts.Leaf, leaf: tree.None, metaPath: path}, nil
 }
