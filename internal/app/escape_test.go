@@ -70,7 +70,8 @@ func TestJSONOnTerminalEscapesPaths(t *testing.T) {
 	p := filepath.Join(dir, "a\u202elnosj.jsonl")
 	require.NoError(t, os.WriteFile(p, []byte(`{"type":"session","version":3,"id":"x\u009b1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/tmp/\u202e"}`+"\n"+
 		`{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"hi \u009b31m \u2066 there","timestamp":1}}`+"\n"), 0o600))
-	for _, cmd := range [][]string{{"check", "--json", p}, {"show", "--json", p}} {
+	for _, cmd := range [][]string{{"check", "--json", p}, {"show", "--json", p}, {"tree", "--json", p}, {"compact-view", "--json", p},
+		{"repair", "--dry-run", "--json", "--close-tool-calls", p}, {"migrate", "--check", "--json", p}} {
 		f, out, _ := testFactory(true)
 		Run(f, cmd)
 		require.NotEmpty(t, out.String(), "%v wrote nothing", cmd)
@@ -106,4 +107,34 @@ func TestFIFORefused(t *testing.T) {
 			t.Fatalf("%v hangs on a FIFO", cmd)
 		}
 	}
+}
+
+// TestListJSONOnTerminalEscapes (issue 11.8): list --json on a terminal
+// escapes what a session's header carries (its cwd) and its file name.
+func TestListJSONOnTerminalEscapes(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, ".pi", "agent", "sessions", "--tmp--")
+	require.NoError(t, os.MkdirAll(dir, 0o700))
+	p := filepath.Join(dir, "2026-01-01T00-00-00-000Z_abc\u202e.jsonl")
+	require.NoError(t, os.WriteFile(p, []byte(`{"type":"session","version":3,"id":"abc","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/tmp/\u202e\u009b"}`+"\n"+
+		`{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"hi \u2066","timestamp":1}}`+"\n"), 0o600))
+	run := func(tty bool) string {
+		ios, _, out, _ := iostreams.Test()
+		ios.SetStdoutTTY(tty)
+		f := &cmdutil.Factory{IO: ios, Getenv: func(k string) string {
+			switch k {
+			case "HOME":
+				return home
+			case "XDG_CACHE_HOME":
+				return filepath.Join(home, ".cache")
+			}
+			return ""
+		}}
+		Run(f, []string{"list", "--json", "--no-config"})
+		return out.String()
+	}
+	term := run(true)
+	require.Contains(t, term, `\u202e`, "list found nothing: %s", term)
+	require.Empty(t, terminalActs(term), "raw %q in %s", terminalActs(term), term)
+	require.Contains(t, run(false), "\u202e")
 }
