@@ -67,6 +67,12 @@ type Record struct {
 	// by the Reader, so that a copy of the record without its Raw bytes still
 	// knows it; 0 means len(Raw) plus the newline).
 	Size int64
+	// Streamed is set when the line was longer than the reader's long-line
+	// limit (SetLongLines): it was validated and captured as it was read and
+	// not kept, so Raw is nil and Size gives its length. The captured Top
+	// member that holds the Sub object is nil too (its Sub captures are
+	// kept).
+	Streamed bool
 }
 
 // Len is the number of bytes the line occupies in the file, newline included.
@@ -130,7 +136,10 @@ func (r *Record) StrOK(key string) (string, bool) {
 // Reader reads records from an io.Reader.
 type Reader struct {
 	scan     *Scanner // capture mode (SetCapture): validate and capture, no tree
+	long     int      // long-line limit in capture mode (SetLongLines; 0: none)
+	stream   *streamScanner
 	br       *bufio.Reader
+	capture  *Capture
 	parser   fastjson.Parser
 	rec      Record
 	overflow []byte
@@ -140,12 +149,20 @@ type Reader struct {
 	done     bool
 }
 
+// LongLine is the long-line limit the pi index uses (see SetLongLines).
+const LongLine = 4 * BufferSize
+
 // BufferSize is the size of the read buffer.
 const BufferSize = 1 << 20
 
 // NewReader returns a Reader reading from r.
 func NewReader(r io.Reader) *Reader {
 	return &Reader{br: bufio.NewReaderSize(r, BufferSize)}
+}
+
+// newReaderSize is NewReader with a read buffer of n bytes (tests).
+func newReaderSize(r io.Reader, n int) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, n)}
 }
 
 // NewReaderAt returns a Reader whose offsets and line numbers start at the
@@ -164,6 +181,9 @@ func (r *Reader) Next() bool {
 		return false
 	}
 	raw, nl, err := r.readLine()
+	if err == errStreamed {
+		return r.nextStreamed()
+	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		r.err = err
 		r.done = true
@@ -198,7 +218,94 @@ func (r *Reader) Next() bool {
 // a Scanner that picks out the members c names (Record.Top, Record.Sub)
 // instead of being parsed into a tree (Record.Value stays nil). It is the
 // fast path for indexing: one pass over each line, nothing allocated.
-func (r *Reader) SetCapture(c *Capture) { r.scan = NewScanner(c) }
+func (r *Reader) SetCapture(c *Capture) { r.scan = NewScanner(c); r.capture = c }
+
+// SetLongLines makes a capture-mode reader validate a line longer than n
+// bytes as it reads it, without keeping it (Record.Streamed): memory does not
+// grow with the length of a line, whatever it is. n < BufferSize means
+// BufferSize; 0 turns it off.
+func (r *Reader) SetLongLines(n int) {
+	if n > 0 && n < r.br.Size() {
+		n = r.br.Size()
+	}
+	r.long = n
+}
+
+// errStreamed tells Next that readLine went over the long-line limit and
+// left the rest of the line to nextStreamed.
+var errStreamed = errors.New("line streamed")
+
+// nextStreamed validates the rest of a line longer than the long-line
+// limit (r.overflow holds its start) chunk by chunk and yields its record.
+func (r *Reader) nextStreamed() bool {
+	if r.stream == nil {
+		r.stream = newStreamScanner(r.capture)
+	}
+	st := r.stream
+	st.reset()
+	r.line++
+	rec := &r.rec
+	*rec = Record{Line: r.line, Offset: r.offset, Streamed: true}
+	head := r.overflow
+	if rec.Line == 1 && bytes.HasPrefix(head, BOM) {
+		rec.BOM = true
+		head = head[len(BOM):]
+	}
+	size := int64(len(r.overflow))
+	var last byte // the last byte of the line before its newline
+	feed := func(b []byte) {
+		if len(b) > 0 {
+			st.Write(b)
+			last = b[len(b)-1]
+		}
+	}
+	feed(head)
+	r.overflow = r.overflow[:0]
+	nl := false
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		size += int64(len(chunk))
+		if err == nil {
+			nl = true
+			feed(chunk[:len(chunk)-1])
+			break
+		}
+		feed(chunk)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if !errors.Is(err, io.EOF) {
+			r.err = err
+			r.done = true
+			return false
+		}
+		break
+	}
+	rec.Newline = nl
+	rec.Size = size
+	r.offset += size
+	rec.CRLF = nl && last == '\r'
+	ok := st.Close()
+	switch {
+	case !st.nonWS:
+		rec.Kind = Blank
+	case st.hasNUL:
+		rec.Kind = NULRun
+	case !ok && !nl:
+		rec.Kind = TornTail
+	case !ok:
+		rec.Kind = Malformed
+	case !st.object:
+		rec.Kind = NonObject
+	default:
+		rec.Kind = Object
+		rec.Top, rec.Sub = st.Top, st.Sub
+	}
+	if !nl {
+		r.done = true
+	}
+	return true
+}
 
 // Record returns the current record. It is overwritten by the next call to Next.
 func (r *Reader) Record() *Record { return &r.rec }
@@ -219,6 +326,9 @@ func (r *Reader) readLine() ([]byte, bool, error) {
 	}
 	r.overflow = append(r.overflow[:0], line...)
 	for {
+		if r.long > 0 && r.scan != nil && len(r.overflow) >= r.long {
+			return nil, false, errStreamed
+		}
 		line, err = r.br.ReadSlice('\n')
 		r.overflow = append(r.overflow, line...)
 		if err == nil {

@@ -396,7 +396,7 @@ func (rd *reader) take(rec *jsonl.Record) {
 	case jsonl.TornTail:
 		rd.sensitive = true
 		f.add(problem.Problem{Code: problem.TornTail, Severity: problem.Error, Line: rec.Line,
-			Message: fmt.Sprintf("last line is cut off (%d bytes, no newline); the agent drops it", len(rec.Raw)),
+			Message: fmt.Sprintf("last line is cut off (%d bytes, no newline); the agent drops it", rec.Len()),
 			Fix:     "sessctl repair moves it to a .rejected.jsonl sidecar"})
 		return
 	case jsonl.NULRun:

@@ -52,15 +52,31 @@ func (rd *reader) readPipelined(r io.Reader) error {
 		defer close(full)
 		lr := jsonl.NewReader(r)
 		lr.SetCapture(captured)
+		ra, _ := r.(io.ReaderAt)
+		if ra != nil {
+			// A line over the limit is validated as it is read, not held;
+			// the rare one the indexer must look at is read back by offset.
+			lr.SetLongLines(jsonl.LongLine)
+		}
 		headerSeen := false
 		b := get()
 		for lr.Next() {
 			rec := lr.Record()
 			c := *rec
 			isMsg := rec.Kind == jsonl.Object && bytes.Equal(rec.Top[capType], []byte(`"message"`))
-			if headerSeen && isMsg && rec.Newline {
+			switch {
+			case headerSeen && isMsg && rec.Newline:
 				c.Raw = nil
-			} else {
+			case rec.Streamed && (rec.Kind == jsonl.Object || rec.Kind == jsonl.NonObject):
+				line, err := jsonl.ReadLineAt(ra, rec.Offset, rec.Len())
+				if err != nil {
+					readErr = err
+					return
+				}
+				c.Raw = b.keep(line)
+			case rec.Streamed:
+				c.Raw = nil // malformed, torn, blank or NUL: only its place and size are used
+			default:
 				c.Raw = b.keep(rec.Raw)
 			}
 			if !headerSeen && (rec.Kind == jsonl.Object || rec.Kind == jsonl.NonObject) &&
