@@ -79,3 +79,33 @@ func TestClaudeOrphanedSubagentsListed(t *testing.T) {
 	assert.Nil(t, byBase["agent-b1.jsonl"])
 	assert.False(t, byBase["99999999-2222-4333-8444-555555555555.jsonl"].Orphaned)
 }
+
+// Issue 15 item 4: a fork of an archived (.reset) OpenClaw transcript, which
+// no sessions.json entry names, is not a live session.
+func TestOpenClawForkOfArchiveIsArchived(t *testing.T) {
+	state := t.TempDir()
+	sess := filepath.Join(state, "agents", "main", "sessions")
+	require.NoError(t, os.MkdirAll(sess, 0o755))
+	src := filepath.Join("..", "..", "testdata", "openclaw", "state", "agents", "main", "sessions")
+	archive := "a1b2c3d4-0000-4000-8000-000000000007.jsonl.reset.2026-02-01T04-00-00.000Z"
+	for _, name := range []string{"sessions.json", archive} {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(sess, name), b, 0o644))
+	}
+	fork := `{"type":"session","version":3,"id":"5f0c1e2d-3b4a-4c5d-8e9f-a0b1c2d3e4aa","timestamp":"2026-02-03T10:11:12.123Z","cwd":"/w","parentSession":"` + filepath.Join(sess, archive) + `"}
+{"type":"message","id":"m1","parentId":null,"timestamp":"2026-02-03T10:11:13.000Z","message":{"role":"user","content":"hi","timestamp":1}}
+`
+	name := "2026-02-03T10-11-12-123Z_5f0c1e2d-3b4a-4c5d-8e9f-a0b1c2d3e4aa.jsonl"
+	require.NoError(t, os.WriteFile(filepath.Join(sess, name), []byte(fork), 0o644))
+	res := Scan(Options{Env: envOf(map[string]string{"OPENCLAW_STATE_DIR": state}), Agents: []string{"openclaw"}})
+	var row *Session
+	for _, s := range res.Sessions {
+		if filepath.Base(s.Path) == name {
+			row = s
+		}
+	}
+	require.NotNil(t, row)
+	require.NotNil(t, row.OpenClaw)
+	assert.Equal(t, "archived", row.OpenClaw.Status)
+}

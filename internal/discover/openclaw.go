@@ -12,7 +12,7 @@ import (
 // sessions.json index (internal/format/openclaw). Rows are the live
 // transcripts (primary, topic, pi-named forks); archives are for check.
 func init() {
-	Register(Provider{Agent: "openclaw", Format: "pi", Order: 50, Version: 1,
+	Register(Provider{Agent: "openclaw", Format: "pi", Order: 50, Version: 2,
 		Roots: openClawRoots, Files: openClawFiles, Info: openClawInfo})
 }
 
@@ -104,6 +104,13 @@ func openClawInfo(path string, st os.FileInfo) (*Session, error) {
 		} else {
 			s.Title, s.TitleSource = e.Key, "openclaw-key"
 		}
+	}
+	// A fork of an archived (.reset/.deleted) transcript that no entry
+	// names is not a live session (issue 15.4): list shows it only with
+	// --all.
+	if row.Kind == openclaw.KindFork && len(row.Entries) == 0 && s.ParentSession != nil &&
+		openclaw.Classify(filepath.Base(*s.ParentSession)).Kind == openclaw.KindArchive {
+		oi.Status = openclaw.StatusArchived
 	}
 	s.OpenClaw = oi
 	return s, nil

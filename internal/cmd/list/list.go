@@ -112,7 +112,7 @@ Unreadable files and folders are reported on stderr; list still exits 0.`,
 	fl.StringVar(&opts.Since, "since", "", "Only sessions active since `DURATION|DATE` (30m, 12h, 7d, 2w, 2026-01-31, RFC 3339)")
 	fl.StringVar(&opts.Sort, "sort", "modified", "Sort by modified, created, size or messages (newest/largest first)")
 	fl.IntVar(&opts.Limit, "limit", 0, "Show at most `N` sessions (0 = all)")
-	fl.BoolVar(&opts.All, "all", false, "Also list sidechain-only Claude Code transcripts (subagent files)")
+	fl.BoolVar(&opts.All, "all", false, "Also list sidechain-only Claude Code transcripts (subagent files) and forks of archived OpenClaw transcripts")
 	fl.BoolVar(&opts.NoCache, "no-cache", false, "Read every file again; do not use or update the list cache")
 	fl.StringArrayVar(&opts.Roots, "root", nil, "Extra session root `KIND=PATH` (repeatable), e.g. pi=/mnt/old/.pi/agent/sessions")
 	return cmd
@@ -203,6 +203,9 @@ func filter(opts *Options, in []*discover.Session) ([]*discover.Session, error) 
 	for _, s := range in {
 		if s.Sidechain && !opts.All && !s.Orphaned {
 			continue
+		}
+		if s.OpenClaw != nil && s.OpenClaw.Status == "archived" && !opts.All {
+			continue // a fork of an archived OpenClaw transcript
 		}
 		if len(prefixes) > 0 && !underAny(s.Cwd, prefixes) {
 			continue
