@@ -96,7 +96,7 @@ func writeMDBlock(w *bufio.Writer, b *model.Block, o Options) {
 		}
 		long := lineCount(b.Text) > o.foldLines() || len(b.Text) > o.foldBytes()
 		if long {
-			fmt.Fprintf(w, "<details><summary>Tool result %s (%d lines)</summary>\n\n", escapeHTMLText(render.EscapeLine(b.Name)), lineCount(b.Text))
+			fmt.Fprintf(w, "<details><summary>Tool result %s (%d lines)</summary>\n\n", mdInline(b.Name), lineCount(b.Text))
 			fence(w, "text", b.Text)
 			w.WriteString("</details>\n\n")
 			return
@@ -132,11 +132,23 @@ func fence(w *bufio.Writer, lang, s string) {
 	fmt.Fprintf(w, "%s%s\n%s\n%s\n\n", f, lang, render.Escape(s), f)
 }
 
-// mdProse keeps prose as Markdown but makes it inert as HTML: '<' and '&'
-// are written as entities, so no tag, comment or script survives, and
+// mdProse keeps prose as Markdown but makes it inert as HTML: '<', '>' and
+// '&' are written as entities, so no tag, comment or script survives, and
 // control characters are shown as escapes.
 func mdProse(s string) string {
-	return escapeHTMLText(render.Escape(s))
+	s = escapeHTMLText(render.Escape(s))
+	// No link or image from session text: a [text](url) could point to
+	// javascript: or load a remote image. A line opening a code fence
+	// would swallow what follows; it is escaped too.
+	s = strings.NewReplacer("[", "\\[", "]", "\\]").Replace(s)
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		t := strings.TrimLeft(l, " ")
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			lines[i] = l[:len(l)-len(t)] + "\\" + t
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // mdInline is mdProse on one line, with Markdown's emphasis and link
