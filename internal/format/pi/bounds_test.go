@@ -1,0 +1,177 @@
+package pi
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/sessctl/sessctl/internal/render"
+	"github.com/sessctl/sessctl/internal/tree"
+)
+
+// Bounded resources on pathological input (issue 11, items 5 and 6). The
+// budgets are per entry and per line byte, so they hold at any scale; the
+// full-size figures (5 million lines, a 200 MB line) are in
+// docs/benchmarks.md.
+
+const header = `{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00Z","cwd":"/x"}` + "\n"
+
+// writeTiny writes a session of n lines "{}" (3 bytes each).
+func writeTiny(t testing.TB, n int) string {
+	p := filepath.Join(t.TempDir(), "tiny.jsonl")
+	fh, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(fh)
+	w.WriteString(header)
+	for i := 0; i < n; i++ {
+		w.WriteString("{}\n")
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	fh.Close()
+	return p
+}
+
+// measure runs fn and returns the bytes it allocated and the bytes still
+// live afterwards (keep holds what fn returned).
+func measure(fn func() any) (allocated, retained uint64, keep any) {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	keep = fn()
+	runtime.ReadMemStats(&b)
+	allocated = b.TotalAlloc - a.TotalAlloc
+	runtime.GC()
+	runtime.ReadMemStats(&b)
+	retained = b.HeapAlloc - min(a.HeapAlloc, b.HeapAlloc)
+	return allocated, retained, keep
+}
+
+// Index of many tiny lines: what stays is about 80 bytes per entry (24 for
+// Entry, 40 for tree.Node, 12 for the resolved parents and child rows),
+// what is allocated on the way at most twice that, and both grow linearly
+// (the same per entry at n and 4n). Before the fix the index allocated about
+// 450 bytes per entry (arrays grown by copying, a list of every root, a
+// string per line), which with the garbage collector's headroom made 750 MB
+// for 5 million lines.
+func TestIndexBytesPerEntry(t *testing.T) {
+	perEntry := func(n int) (alloc, kept float64) {
+		p := writeTiny(t, n)
+		a, r, f := measure(func() any {
+			f, err := Open(p, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return f
+		})
+		if got := len(f.(*File).Entries); got != n {
+			t.Fatalf("%d entries, want %d", got, n)
+		}
+		runtime.KeepAlive(f)
+		return float64(a) / float64(n), float64(r) / float64(n)
+	}
+	const n = 200_000
+	a1, k1 := perEntry(n)
+	a4, k4 := perEntry(4 * n)
+	t.Logf("per entry: n=%d allocated %.0f B, kept %.0f B; n=%d allocated %.0f B, kept %.0f B", n, a1, k1, 4*n, a4, k4)
+	for _, c := range []struct {
+		what      string
+		got, want float64
+	}{{"kept", k1, 90}, {"kept", k4, 90}, {"allocated", a1, 180}, {"allocated", a4, 180}} {
+		if c.got > c.want {
+			t.Errorf("%s %.0f bytes per entry, budget %.0f", c.what, c.got, c.want)
+		}
+	}
+	if a4 > 1.25*a1+8 {
+		t.Errorf("allocation per entry grows with the file: %.0f B at n, %.0f B at 4n", a1, a4)
+	}
+}
+
+// Drawing the tree of many tiny lines (every one a root) allocates a few
+// bytes per drawn row and keeps nothing per entry beyond the index: no model
+// of every node, no row list, no map of drawn nodes. Before the fix drawing
+// allocated about 970 bytes per entry, and the human tree of 5 million such
+// lines peaked at 2.9 GB.
+func TestTreeDrawBytesPerEntry(t *testing.T) {
+	const n = 200_000
+	p := writeTiny(t, n)
+	f, err := Open(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out countWriter
+	a, r, _ := measure(func() any {
+		if err := f.DrawTree(&out, tree.None, render.TreeOptions{Styles: render.Plain(), ShortIDs: 8}); err != nil {
+			t.Fatal(err)
+		}
+		return nil
+	})
+	if out.lines != n {
+		t.Fatalf("drew %d rows, want %d", out.lines, n)
+	}
+	t.Logf("tree of %d roots: %.1f B allocated and %.1f B kept per entry", n, float64(a)/n, float64(r)/n)
+	if float64(a)/n > 48 {
+		t.Errorf("drawing allocated %.0f bytes per entry, budget 48", float64(a)/n)
+	}
+	if float64(r)/n > 1 {
+		t.Errorf("drawing kept %.1f bytes per entry, budget 1", float64(r)/n)
+	}
+}
+
+type countWriter struct{ lines int }
+
+func (w *countWriter) Write(p []byte) (int, error) {
+	w.lines += bytes.Count(p, []byte("\n"))
+	return len(p), nil
+}
+
+// A line of 64 MiB that the index does not print is validated as it is
+// read and never held: indexing it allocates a fraction of its size, most of
+// it the read buffers and the index pre-sized from the file size (before the
+// fix: about five times its size, 1 GB for a 200 MB line).
+func TestIndexLongLineNotHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 64 MiB")
+	}
+	const n = 64 << 20
+	p := filepath.Join(t.TempDir(), "long.jsonl")
+	fh, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(fh)
+	w.WriteString(header)
+	w.WriteString(`{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"`)
+	chunk := strings.Repeat("abcdefghij", 100) + `\n`
+	for i := 0; i < n/len(chunk); i++ {
+		w.WriteString(chunk)
+	}
+	w.WriteString("\",\"timestamp\":1}}\n")
+	w.WriteString(`{"type":"message","id":"a2","parentId":"a1","message":{"role":"assistant","content":[]}}` + "\n")
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	fh.Close()
+	a, _, f := measure(func() any {
+		f, err := Open(p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	})
+	file := f.(*File)
+	if len(file.Entries) != 2 || file.Entries[0].Role() != "user" || file.Index.Parent(1) != 0 || len(file.Problems) != 0 {
+		t.Fatalf("entries %d, problems %v", len(file.Entries), file.Problems)
+	}
+	t.Logf("indexing a %d MiB line allocated %.1f MiB", n>>20, float64(a)/(1<<20))
+	if a > 24<<20 {
+		t.Errorf("indexing a %d MiB line allocated %d MiB, budget 24", n>>20, a>>20)
+	}
+}
