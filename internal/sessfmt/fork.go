@@ -52,3 +52,20 @@ type Writers struct {
 	Repair RepairFunc
 	Fork   ForkFunc
 }
+
+// RepairFile repairs s's file with w.Repair (Unsupported when w has none):
+// the body of a format's Repair method.
+func (w Writers) RepairFile(s Session, opts RepairOptions) (*RepairResult, error) {
+	if w.Repair == nil {
+		return nil, Unsupported(s, "repair")
+	}
+	return w.Repair(s.Ref().Path, opts)
+}
+
+// ForkFile forks s's file with w.Fork (Unsupported when w has none).
+func (w Writers) ForkFile(s Session, opts ForkOptions) (*ForkResult, error) {
+	if w.Fork == nil {
+		return nil, Unsupported(s, "fork")
+	}
+	return w.Fork(s.Ref().Path, opts)
+}

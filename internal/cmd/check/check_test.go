@@ -13,46 +13,27 @@ import (
 
 	"github.com/sessctl/sessctl/internal/cmd/check"
 	"github.com/sessctl/sessctl/internal/cmdutil"
+	"github.com/sessctl/sessctl/internal/cmdutil/cmdtest"
 	"github.com/sessctl/sessctl/internal/iostreams"
-	"github.com/sessctl/sessctl/internal/sessfmt/formats"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// testdata is the repository's testdata folder.
-func testdata(t *testing.T, elem ...string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join(append([]string{"..", "..", "..", "testdata"}, elem...)...))
-	require.NoError(t, err)
-	return p
-}
+func testdata(t *testing.T, elem ...string) string { return cmdtest.Testdata(t, elem...) }
 
-// factory returns a factory on fake IO whose environment is env (plus an
-// empty HOME and a private cache, so discovery finds only what env names).
+// factory returns a test factory whose environment is env.
 func factory(t *testing.T, env map[string]string) *cmdutil.Factory {
-	t.Helper()
-	ios, _, _, _ := iostreams.Test()
-	e := map[string]string{"HOME": t.TempDir(), "XDG_CACHE_HOME": t.TempDir()}
-	for k, v := range env {
-		e[k] = v
-	}
-	getenv := func(k string) string { return e[k] }
-	return &cmdutil.Factory{IO: ios, Getenv: getenv, Registry: formats.New(getenv)}
+	f, _ := cmdtest.Factory(t, env)
+	return f
 }
 
-// run runs check with argv on f and returns stdout, stderr and the error.
+// run runs check with argv on f (on fresh fake IO) and returns stdout,
+// stderr and the error.
 func run(t *testing.T, f *cmdutil.Factory, argv ...string) (string, string, error) {
 	t.Helper()
 	ios, _, out, errOut := iostreams.Test()
-	ios.SetStdoutTTY(f.IO.IsStdoutTTY())
 	f.IO = ios
-	cmd := check.NewCmd(f, nil)
-	cmd.SetArgs(argv)
-	cmd.SetOut(out)
-	cmd.SetErr(errOut)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.Execute()
-	return out.String(), errOut.String(), err
+	return cmdtest.Exec(check.NewCmd(f, nil), cmdtest.Streams{Out: out, Err: errOut}, argv...)
 }
 
 func TestNewCmdFlags(t *testing.T) {

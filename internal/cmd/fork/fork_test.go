@@ -8,33 +8,20 @@ import (
 
 	"github.com/sessctl/sessctl/internal/cmd/fork"
 	"github.com/sessctl/sessctl/internal/cmdutil"
-	"github.com/sessctl/sessctl/internal/iostreams"
-	"github.com/sessctl/sessctl/internal/sessfmt/formats"
+	"github.com/sessctl/sessctl/internal/cmdutil/cmdtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func copyFixture(t *testing.T, name string, elem ...string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(append([]string{"..", "..", "..", "testdata"}, elem...)...))
-	require.NoError(t, err)
-	p := filepath.Join(t.TempDir(), name)
-	require.NoError(t, os.WriteFile(p, b, 0o644))
-	return p
+	return cmdtest.Copy(t, t.TempDir(), name, elem...)
 }
 
 func execute(t *testing.T, jsonOut bool, runF func(*fork.Options) error, argv ...string) (string, string, error) {
 	t.Helper()
-	ios, _, out, errOut := iostreams.Test()
-	getenv := func(string) string { return "" }
-	f := &cmdutil.Factory{IO: ios, JSON: jsonOut, Getenv: getenv, Registry: formats.New(getenv)}
-	cmd := fork.NewCmd(f, runF)
-	cmd.SetArgs(argv)
-	cmd.SetOut(out)
-	cmd.SetErr(errOut)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.Execute()
-	return out.String(), errOut.String(), err
+	f, io := cmdtest.Factory(t, nil)
+	f.JSON = jsonOut
+	return cmdtest.Exec(fork.NewCmd(f, runF), io, argv...)
 }
 
 func TestNewCmdFlags(t *testing.T) {

@@ -3,49 +3,33 @@ package migrate_test
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/sessctl/sessctl/internal/cmd/migrate"
 	"github.com/sessctl/sessctl/internal/cmdutil"
-	"github.com/sessctl/sessctl/internal/iostreams"
-	"github.com/sessctl/sessctl/internal/sessfmt/formats"
+	"github.com/sessctl/sessctl/internal/cmdutil/cmdtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func copyFixture(t *testing.T, dir, name string, elem ...string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(append([]string{"..", "..", "..", "testdata"}, elem...)...))
-	require.NoError(t, err)
-	p := filepath.Join(dir, name)
-	require.NoError(t, os.WriteFile(p, b, 0o644))
-	return p
+	return cmdtest.Copy(t, dir, name, elem...)
 }
 
-func execute(t *testing.T, f *cmdutil.Factory, runF func(*migrate.Options) error, argv ...string) (string, string, error) {
+// execute runs migrate on a test factory; set adjusts the factory first.
+func execute(t *testing.T, set func(*cmdutil.Factory), runF func(*migrate.Options) error, argv ...string) (string, string, error) {
 	t.Helper()
-	ios, _, out, errOut := iostreams.Test()
-	f.IO = ios
-	if f.Getenv == nil {
-		f.Getenv = func(string) string { return "" }
+	f, io := cmdtest.Factory(t, nil)
+	if set != nil {
+		set(f)
 	}
-	if f.Registry == nil {
-		f.Registry = formats.New(f.Getenv)
-	}
-	cmd := migrate.NewCmd(f, runF)
-	cmd.SetArgs(argv)
-	cmd.SetOut(out)
-	cmd.SetErr(errOut)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.Execute()
-	return out.String(), errOut.String(), err
+	return cmdtest.Exec(migrate.NewCmd(f, runF), io, argv...)
 }
 
 func TestNewCmdFlags(t *testing.T) {
 	var got *migrate.Options
 	capture := func(o *migrate.Options) error { got = o; return nil }
-	_, _, err := execute(t, &cmdutil.Factory{JSON: true}, capture, "--check", "-n", "--no-backup", "a.jsonl", "dir")
+	_, _, err := execute(t, func(f *cmdutil.Factory) { f.JSON = true }, capture, "--check", "-n", "--no-backup", "a.jsonl", "dir")
 	require.NoError(t, err)
 	require.NotNil(t, got)
 	assert.Equal(t, []string{"a.jsonl", "dir"}, got.Args)
@@ -55,12 +39,12 @@ func TestNewCmdFlags(t *testing.T) {
 	assert.True(t, got.JSON)
 
 	got = nil
-	_, _, err = execute(t, &cmdutil.Factory{}, capture, "--all")
+	_, _, err = execute(t, nil, capture, "--all")
 	require.NoError(t, err)
 	assert.True(t, got.All)
 
 	got = nil
-	_, _, err = execute(t, &cmdutil.Factory{}, capture)
+	_, _, err = execute(t, nil, capture)
 	require.Error(t, err)
 	assert.Equal(t, cmdutil.ExitUsage, cmdutil.ExitCode(err))
 	assert.Nil(t, got)
@@ -76,13 +60,13 @@ func TestRunCheckThenMigrate(t *testing.T) {
 	orig, err := os.ReadFile(a)
 	require.NoError(t, err)
 
-	out, _, err := execute(t, &cmdutil.Factory{}, nil, "--check", dir)
+	out, _, err := execute(t, nil, nil, "--check", dir)
 	assert.ErrorIs(t, err, cmdutil.ErrProblems)
 	assert.Contains(t, out, "2 files: 0 migrated, 2 would migrate")
 	now, _ := os.ReadFile(a)
 	assert.Equal(t, orig, now, "--check changes nothing")
 
-	out, _, err = execute(t, &cmdutil.Factory{JSON: true}, nil, dir)
+	out, _, err = execute(t, func(f *cmdutil.Factory) { f.JSON = true }, nil, dir)
 	require.NoError(t, err)
 	var rep struct {
 		Files []struct {
@@ -98,7 +82,7 @@ func TestRunCheckThenMigrate(t *testing.T) {
 		assert.FileExists(t, f.Backup)
 	}
 
-	out, _, err = execute(t, &cmdutil.Factory{}, nil, dir)
+	out, _, err = execute(t, nil, nil, dir)
 	require.NoError(t, err)
 	assert.Contains(t, out, "2 current")
 }
@@ -107,8 +91,8 @@ func TestRunCheckThenMigrate(t *testing.T) {
 func TestRunAllUsesFactory(t *testing.T) {
 	dir := t.TempDir()
 	a := copyFixture(t, dir, "a.jsonl", "pi", "migrate", "v2-hookmessage.jsonl")
-	f := &cmdutil.Factory{AllSessions: func() ([]string, error) { return []string{a}, nil }}
-	out, _, err := execute(t, f, nil, "--all", "--check")
+	all := func(f *cmdutil.Factory) { f.AllSessions = func() ([]string, error) { return []string{a}, nil } }
+	out, _, err := execute(t, all, nil, "--all", "--check")
 	assert.ErrorIs(t, err, cmdutil.ErrProblems)
 	assert.Contains(t, out, "a.jsonl: would-migrate")
 	assert.Contains(t, out, "1 file:", "one file, in the singular")
@@ -119,7 +103,7 @@ func TestRunAllUsesFactory(t *testing.T) {
 func TestRunSkipsOtherAgents(t *testing.T) {
 	dir := t.TempDir()
 	c := copyFixture(t, dir, "c.jsonl", "claude", "shapes", "compact.jsonl")
-	out, _, err := execute(t, &cmdutil.Factory{}, nil, c)
+	out, _, err := execute(t, nil, nil, c)
 	require.NoError(t, err)
 	assert.Contains(t, out, "c.jsonl: skipped: a claude file, not pi-family (migrate is not supported for this agent)")
 }

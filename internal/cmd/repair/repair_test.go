@@ -10,35 +10,22 @@ import (
 
 	"github.com/sessctl/sessctl/internal/cmd/repair"
 	"github.com/sessctl/sessctl/internal/cmdutil"
-	"github.com/sessctl/sessctl/internal/iostreams"
-	"github.com/sessctl/sessctl/internal/sessfmt/formats"
+	"github.com/sessctl/sessctl/internal/cmdutil/cmdtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // copyFixture copies testdata/<elem...> into a temporary folder.
 func copyFixture(t *testing.T, elem ...string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(append([]string{"..", "..", "..", "testdata"}, elem...)...))
-	require.NoError(t, err)
-	p := filepath.Join(t.TempDir(), "s.jsonl")
-	require.NoError(t, os.WriteFile(p, b, 0o644))
-	return p
+	return cmdtest.Copy(t, t.TempDir(), "s.jsonl", elem...)
 }
 
 // execute runs repair with argv on fake IO.
 func execute(t *testing.T, jsonOut bool, runF func(*repair.Options) error, argv ...string) (string, string, error) {
 	t.Helper()
-	ios, _, out, errOut := iostreams.Test()
-	getenv := func(string) string { return "" }
-	f := &cmdutil.Factory{IO: ios, JSON: jsonOut, Getenv: getenv, Registry: formats.New(getenv)}
-	cmd := repair.NewCmd(f, runF)
-	cmd.SetArgs(argv)
-	cmd.SetOut(out)
-	cmd.SetErr(errOut)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.Execute()
-	return out.String(), errOut.String(), err
+	f, io := cmdtest.Factory(t, nil)
+	f.JSON = jsonOut
+	return cmdtest.Exec(repair.NewCmd(f, runF), io, argv...)
 }
 
 func TestNewCmdFlags(t *testing.T) {

@@ -11,10 +11,7 @@ var _ sessfmt.Forker = (*Writable)(nil)
 // Fork writes the records Claude Code loads for an entry into a new
 // transcript in the same project folder (sessfmt.Forker), as /branch does.
 func (s *Writable) Fork(opts sessfmt.ForkOptions) (*sessfmt.ForkResult, error) {
-	if s.w.Fork == nil {
-		return nil, sessfmt.Unsupported(s, "fork")
-	}
-	res, err := s.w.Fork(s.ref.Path, opts)
+	res, err := s.w.ForkFile(s, opts)
 	if err != nil {
 		return nil, err
 	}

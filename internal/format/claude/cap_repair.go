@@ -36,8 +36,5 @@ var _ sessfmt.Repairer = (*Writable)(nil)
 // and cycles re-linked as Claude Code's loader would, tool calls closed
 // when asked.
 func (s *Writable) Repair(opts sessfmt.RepairOptions) (*sessfmt.RepairResult, error) {
-	if s.w.Repair == nil {
-		return nil, sessfmt.Unsupported(s, "repair")
-	}
-	return s.w.Repair(s.ref.Path, opts)
+	return s.w.RepairFile(s, opts)
 }

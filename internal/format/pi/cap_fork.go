@@ -14,10 +14,7 @@ var _ sessfmt.Forker = (*Writable)(nil)
 // the agent's sessions folder that no sessions.json entry names: OpenClaw
 // will not open it, and the result says so.
 func (s *Writable) Fork(opts sessfmt.ForkOptions) (*sessfmt.ForkResult, error) {
-	if s.w.Fork == nil {
-		return nil, sessfmt.Unsupported(s, "fork")
-	}
-	res, err := s.w.Fork(s.ref.Path, opts)
+	res, err := s.w.ForkFile(s, opts)
 	if err != nil {
 		return nil, err
 	}

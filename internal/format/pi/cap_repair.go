@@ -35,8 +35,5 @@ var _ sessfmt.Repairer = (*Writable)(nil)
 // non-object lines to the sidecar, NUL runs, a BOM, duplicate ids, orphans
 // and cycles re-linked, a header rebuilt or tool calls closed when asked.
 func (s *Writable) Repair(opts sessfmt.RepairOptions) (*sessfmt.RepairResult, error) {
-	if s.w.Repair == nil {
-		return nil, sessfmt.Unsupported(s, "repair")
-	}
-	return s.w.Repair(s.ref.Path, opts)
+	return s.w.RepairFile(s, opts)
 }
