@@ -21,7 +21,7 @@ func hostileDoc(s string) *Doc {
 			{ID: s, Role: "user", Marker: s, Model: s, Notes: []string{s}, Blocks: []model.Block{{Kind: "text", Text: s}, {Kind: "thinking", Text: s}}},
 			{ID: "x" + s, Role: "assistant", Blocks: []model.Block{{Kind: "toolCall", Name: s, Args: s}, {Kind: "toolResult", Name: s, Text: strings.Repeat(s+"\n", 30)}, {Kind: "image", MIME: s, Ref: s, Size: 10}, {Kind: s, Name: s, Text: s}}},
 		},
-		Tree: &model.Tree{Nodes: []model.TreeNode{{ID: s, Role: s, Text: s, Label: s, Children: []int{1, 2}}, {ID: "x" + s, Type: s, Text: s}, {ID: s + "y", Text: s}}, Roots: []int{0}, Leaf: 1, Active: []bool{true, true, false}},
+		Tree:     &model.Tree{Nodes: []model.TreeNode{{ID: s, Role: s, Text: s, Label: s, Children: []int{1, 2}}, {ID: "x" + s, Type: s, Text: s}, {ID: s + "y", Text: s}}, Roots: []int{0}, Leaf: 1, Active: []bool{true, true, false}},
 		Branches: []Branch{{Leaf: s, Messages: []model.Message{{ID: s + "y", Role: s, Blocks: []model.Block{{Kind: "text", Text: s}}}}}},
 	}
 }

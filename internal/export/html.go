@@ -228,7 +228,11 @@ func writeHTMLBlock(w *bufio.Writer, b *model.Block, o Options) {
 // children. Entries shown in the page link to their message.
 func writeTreeNav(w *bufio.Writer, t *model.Tree, anchors map[string]string) {
 	e := html.EscapeString
-	fmt.Fprintf(w, "<nav aria-label=\"branch tree\"><details><summary>Branch tree (%d entries)</summary>\n<ul>\n", len(t.Nodes))
+	open := ""
+	if len(t.Nodes) <= 40 {
+		open = " open" // a small tree is shown; a big one is folded
+	}
+	fmt.Fprintf(w, "<nav aria-label=\"branch tree\"><details%s><summary>Branch tree (%d entries)</summary>\n<ul>\n", open, len(t.Nodes))
 	active := func(i int) bool { return i < len(t.Active) && t.Active[i] }
 	seen := make([]bool, len(t.Nodes))
 	var chain func(i int)
