@@ -189,7 +189,7 @@ const (
 )
 
 var (
-	archiveTS    = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z$`)
+	archiveTail  = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z)(?:\.[0-9a-f]{32})?$`)
 	storeBackup  = regexp.MustCompile(`^sessions\.json\.bak\.\d+$`)
 	repairBackup = regexp.MustCompile(`\.bak-\d+-\d+$`)
 	topicName    = regexp.MustCompile(`^(.+)-topic-(.+)\.jsonl$`)
@@ -213,6 +213,8 @@ type FileInfo struct {
 	ArchivedAt time.Time
 	// Topic is the decoded thread id of a topic transcript.
 	Topic string
+	// Compressed is set for a zstd-compressed archive (name ending ".zst").
+	Compressed bool
 }
 
 // Classify names a file of a sessions folder, as OpenClaw's artifact helpers do.
@@ -231,14 +233,21 @@ func Classify(name string) FileInfo {
 		base := importedName.ReplaceAllString(name, "")
 		return FileInfo{Kind: KindImported, Base: base + ".jsonl", SessionID: strings.TrimPrefix(base, "archive-tier.")}
 	}
+	// 2026.9.x compresses archives with zstd (".zst") and may add a
+	// 32-hex-digit suffix after the time stamp.
+	plain, compressed := strings.CutSuffix(name, ArchiveZstdSuffix)
 	for _, reason := range ArchiveReasons {
 		marker := "." + reason + "."
-		i := strings.LastIndex(name, marker)
-		if i < 0 || !archiveTS.MatchString(name[i+len(marker):]) {
+		i := strings.LastIndex(plain, marker)
+		if i < 0 {
 			continue
 		}
-		ts := name[i+len(marker):]
-		fi := FileInfo{Kind: KindArchive, Reason: reason, Base: name[:i]}
+		m := archiveTail.FindStringSubmatch(plain[i+len(marker):])
+		if m == nil {
+			continue
+		}
+		ts := m[1]
+		fi := FileInfo{Kind: KindArchive, Reason: reason, Base: plain[:i], Compressed: compressed}
 		if d, t, ok := strings.Cut(ts, "T"); ok {
 			if at, err := time.Parse("2006-01-02T15:04:05Z", d+"T"+strings.ReplaceAll(strings.TrimSuffix(stripMillis(t), "Z"), "-", ":")+"Z"); err == nil {
 				fi.ArchivedAt = at

@@ -25,13 +25,23 @@ func (Format) Claim(arg string) (sessfmt.Ref, bool) {
 	return sessfmt.Ref{Format: "openclaw", Agent: "openclaw", Path: db, ID: id}, true
 }
 
-// Sniff says 0: databases are claimed; transcript files are pi's.
-func (Format) Sniff(string, []byte) int { return 0 }
+// Sniff says 0: databases are claimed; transcript files are pi's, but for
+// the zstd archives of 2026.9.x (see IsCompressedArchive), which are this
+// format's.
+func (Format) Sniff(path string, head []byte) int {
+	if IsCompressedArchive(path, head) {
+		return pi.SniffHeader
+	}
+	return 0
+}
 
 // Open reads the session's transcript events, which are pi lines, through
 // a temporary pi file (removed by Close). Everything the session says
 // names the database reference, never the temporary file.
 func (Format) Open(ref sessfmt.Ref, opts sessfmt.OpenOptions) (sessfmt.Session, error) {
+	if ref.ID == "" {
+		return openArchiveSession(ref, opts) // a sniffed .zst archive
+	}
 	tmp, err := ExportTemp(ref.Path, ref.ID)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ref.String(), err)
