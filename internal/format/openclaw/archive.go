@@ -141,9 +141,8 @@ type DBArchive struct {
 // Archives lists session_transcript_archives (nil when the database has
 // no such table: before OpenClaw 2026.9).
 func (d *AgentDB) Archives() ([]DBArchive, error) {
-	var n int
-	if err := d.db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'session_transcript_archives'`).Scan(&n); err != nil || n == 0 {
-		return nil, err
+	if !d.hasTable("session_transcript_archives") {
+		return nil, nil
 	}
 	rows, err := d.db.Query(`SELECT session_id, generation, session_key, reason, encoding, archive_name, archive_sha256,
 		length(archive_blob), created_at, published_at, last_publish_error FROM session_transcript_archives ORDER BY created_at, archive_name`)

@@ -2,6 +2,7 @@ package openclaw
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -182,4 +183,40 @@ func TestClassifyArchive2026_9(t *testing.T) {
 		require.NotEqual(t, KindArchive, Classify(bad).Kind, bad)
 	}
 	require.False(t, IsCompressedArchive("a.jsonl.deleted.2026-09-01T10-00-00Z.zst", []byte(`{"ty`)), "a .zst name over plain bytes")
+}
+
+// Conversations and members (tables OpenClaw 2026.9 added) come with the
+// sessions. The real store has none (no chat channel ran), so rows are put
+// into a copy of it, within the real schema's constraints.
+func TestRealAgentDBMembership(t *testing.T) {
+	src := filepath.Join(realState, "agents", "main", "agent", "openclaw-agent.sqlite")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Skip("no real OpenClaw fixtures")
+	}
+	p := filepath.Join(t.TempDir(), "openclaw-agent.sqlite")
+	require.NoError(t, os.WriteFile(p, b, 0o600))
+	w, err := sql.Open("sqlite", "file:"+p+"?_pragma=foreign_keys(1)")
+	require.NoError(t, err)
+	for _, q := range []string{
+		`INSERT INTO conversations (conversation_id, channel, account_id, kind, peer_id, delivery_target, label, created_at, updated_at)
+		 VALUES ('conv-1', 'telegram', 'bot-1', 'group', 'peer-1', 'telegram:peer-1', 'Team chat', 1790000000000, 1790000000000)`,
+		`INSERT INTO session_conversations (session_id, conversation_id, role, first_seen_at, last_seen_at)
+		 VALUES ('s-linear', 'conv-1', 'primary', 1790000000000, 1790000001000)`,
+		`INSERT INTO session_members (session_key, identity_id, added_by, added_at) VALUES ('agent:main:s-linear', 'user:alice', 'operator', 1790000000000)`,
+		`INSERT INTO session_members (session_key, identity_id, added_by, added_at) VALUES ('agent:main:s-linear', 'user:bob', 'operator', 1790000000500)`,
+	} {
+		_, err := w.Exec(q)
+		require.NoError(t, err, q)
+	}
+	require.NoError(t, w.Close())
+
+	d, err := OpenAgentDB(p)
+	require.NoError(t, err)
+	defer d.Close()
+	ss, err := d.Sessions()
+	require.NoError(t, err)
+	require.Len(t, ss, 1)
+	require.Equal(t, []DBConversation{{ID: "conv-1", Role: "primary", Channel: "telegram", Kind: "group", Label: "Team chat"}}, ss[0].Conversations)
+	require.Equal(t, []string{"user:alice", "user:bob"}, ss[0].Members)
 }

@@ -107,6 +107,21 @@ type DBSession struct {
 	Updated     time.Time `json:"updated,omitzero"`
 	Archived    time.Time `json:"archived,omitzero"`
 	Events      int       `json:"events"`
+	// Conversations are the chat conversations the generation belongs to
+	// (session_conversations joined with conversations; OpenClaw 2026.9).
+	Conversations []DBConversation `json:"conversations,omitempty"`
+	// Members are the identity ids added to the logical session
+	// (session_members; OpenClaw 2026.9).
+	Members []string `json:"members,omitempty"`
+}
+
+// DBConversation is one conversation of a session generation.
+type DBConversation struct {
+	ID      string `json:"id"`
+	Role    string `json:"role"`    // primary, participant, related
+	Channel string `json:"channel"` // telegram, slack, …
+	Kind    string `json:"kind"`    // direct, group, channel
+	Label   string `json:"label,omitempty"`
 }
 
 func ms(v sql.NullInt64) time.Time {
@@ -170,7 +185,75 @@ func (d *AgentDB) Sessions() ([]DBSession, error) {
 		s.Events = counts[s.SessionID]
 		out = append(out, s)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	return out, d.addMembership(out)
+}
+
+// hasTable reports whether the database has the table.
+func (d *AgentDB) hasTable(name string) bool {
+	var n int
+	err := d.db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, name).Scan(&n)
+	return err == nil && n > 0
+}
+
+// addMembership fills the conversations and members of each session, from
+// the tables OpenClaw 2026.9 added (nothing when they are absent).
+func (d *AgentDB) addMembership(ss []DBSession) error {
+	if len(ss) == 0 {
+		return nil
+	}
+	byID := map[string][]int{}
+	byKey := map[string][]int{}
+	for i := range ss {
+		byID[ss[i].SessionID] = append(byID[ss[i].SessionID], i)
+		byKey[ss[i].Key] = append(byKey[ss[i].Key], i)
+	}
+	if d.hasTable("session_conversations") && d.hasTable("conversations") {
+		rows, err := d.db.Query(`SELECT sc.session_id, sc.role, c.conversation_id, c.channel, c.kind, c.label
+			FROM session_conversations sc JOIN conversations c ON c.conversation_id = sc.conversation_id
+			ORDER BY sc.session_id, sc.first_seen_at, c.conversation_id`)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id string
+			var c DBConversation
+			var label sql.NullString
+			if err := rows.Scan(&id, &c.Role, &c.ID, &c.Channel, &c.Kind, &label); err != nil {
+				rows.Close()
+				return err
+			}
+			c.Label = label.String
+			for _, i := range byID[id] {
+				ss[i].Conversations = append(ss[i].Conversations, c)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	if d.hasTable("session_members") {
+		rows, err := d.db.Query(`SELECT session_key, identity_id FROM session_members ORDER BY session_key, added_at, identity_id`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var key, who string
+			if err := rows.Scan(&key, &who); err != nil {
+				return err
+			}
+			for _, i := range byKey[key] {
+				ss[i].Members = append(ss[i].Members, who)
+			}
+		}
+		return rows.Err()
+	}
+	return nil
 }
 
 // Events streams a session's transcript events (pi JSONL lines) in seq order.
