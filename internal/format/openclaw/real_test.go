@@ -220,3 +220,17 @@ func TestRealAgentDBMembership(t *testing.T) {
 	require.Equal(t, []DBConversation{{ID: "conv-1", Role: "primary", Channel: "telegram", Kind: "group", Label: "Team chat"}}, ss[0].Conversations)
 	require.Equal(t, []string{"user:alice", "user:bob"}, ss[0].Members)
 }
+
+// A deleted session's database reference still shows: its archive row.
+func TestRealDeletedSessionFromArchiveRow(t *testing.T) {
+	p := filepath.Join(realState, "agents", "main", "agent", "openclaw-agent.sqlite")
+	if _, err := os.Stat(p); err != nil {
+		t.Skip("no real OpenClaw fixtures")
+	}
+	tmp, err := ExportTemp(p, "s-edit")
+	require.NoError(t, err)
+	defer os.Remove(tmp)
+	require.Equal(t, defaultContext(t, piParity+"/v152/expected/101-context-edit-basic.json"), contextOf(t, tmp))
+	_, err = ExportTemp(p, "no-such-session")
+	require.Error(t, err)
+}

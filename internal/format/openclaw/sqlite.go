@@ -367,13 +367,39 @@ func ExportTemp(dbPath, sessionID string) (string, error) {
 		return "", err
 	}
 	if _, err := d.Export(sessionID, f); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return "", err
+		// A deleted or reset generation lives on in its archive row
+		// (OpenClaw 2026.9): read the newest one.
+		a, ok := d.latestArchive(sessionID)
+		if !errors.Is(err, ErrNoEvents) || !ok {
+			f.Close()
+			os.Remove(f.Name())
+			return "", err
+		}
+		if _, err := d.ArchiveContent(a.SessionID, a.Generation, f); err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			return "", err
+		}
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(f.Name())
 		return "", err
 	}
 	return f.Name(), nil
+}
+
+// latestArchive is the newest archive row of a session id.
+func (d *AgentDB) latestArchive(sessionID string) (DBArchive, bool) {
+	as, err := d.Archives()
+	if err != nil {
+		return DBArchive{}, false
+	}
+	var best DBArchive
+	found := false
+	for _, a := range as {
+		if a.SessionID == sessionID && (!found || !a.Created.Before(best.Created)) {
+			best, found = a, true
+		}
+	}
+	return best, found
 }
