@@ -10,10 +10,6 @@ import (
 
 // Agent Core: ~/.pi/sessions/<sessionId>.jsonl, headerless entries with
 // epoch-ms timestamps (internal/format/agentcore).
-func init() {
-	Register(Provider{Agent: "agentcore", Format: "agentcore", Order: 60, Version: 1,
-		Roots: agentCoreRoots, Files: agentCoreFiles, Info: agentCoreInfo})
-}
 
 func agentCoreRoots(env Env) []Root {
 	if h := env.Home(); h != "" {

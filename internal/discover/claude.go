@@ -12,10 +12,6 @@ import (
 // Claude Code: $CLAUDE_CONFIG_DIR or ~/.claude, then projects/<encoded>/<uuid>.jsonl
 // (/work/shared/reference/claude-code-format.md §1). Only the listing is
 // here, with a minimal one-pass reader (claudelist.go).
-func init() {
-	Register(Provider{Agent: "claude", Format: "claude", Order: 40, Version: 4,
-		Roots: claudeRoots, Files: claudeFiles, Info: claudeInfo})
-}
 
 func claudeRoots(env Env) []Root {
 	if d := env.Get("CLAUDE_CONFIG_DIR"); d != "" {

@@ -11,10 +11,6 @@ import (
 // <state>/agents/<agentId>/sessions/ holds pi-format transcripts and the
 // sessions.json index (internal/format/openclaw). Rows are the live
 // transcripts (primary, topic, pi-named forks); archives are for check.
-func init() {
-	Register(Provider{Agent: "openclaw", Format: "pi", Order: 50, Version: 2,
-		Roots: openClawRoots, Files: openClawFiles, Info: openClawInfo})
-}
 
 // OpenClawInfo is what sessions.json says about a transcript.
 type OpenClawInfo struct {

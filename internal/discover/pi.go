@@ -11,14 +11,6 @@ import (
 
 // The pi family: pi-mono, oh-my-pi and xcsh (docs/list.md lists the rules;
 // /work/shared/reference/pi-format.md §1.1 has the sources).
-func init() {
-	Register(Provider{Agent: "pi", Format: "pi", Order: 10, Version: pi.ListInfoVersion,
-		Roots: piRoots, Files: piFiles, Info: piInfo("pi")})
-	Register(Provider{Agent: "omp", Format: "pi", Order: 20, Version: pi.ListInfoVersion,
-		Roots: ompRoots("omp", ".omp"), Files: piFiles, Info: piInfo("omp")})
-	Register(Provider{Agent: "xcsh", Format: "pi", Order: 30, Version: pi.ListInfoVersion,
-		Roots: ompRoots("xcsh", ".xcsh"), Files: piFiles, Info: piInfo("xcsh")})
-}
 
 // piRoots: $PI_CODING_AGENT_SESSION_DIR (pi ≥ 1.5), else
 // ($PI_CODING_AGENT_DIR or ~/.pi/agent)/sessions.

@@ -2,10 +2,12 @@
 // each agent finds them, and summarises each file for `sessctl list` and for
 // session-id lookups.
 //
-// Each agent kind is a Provider registered from its own file: it says where
-// the agent keeps its sessions (from the environment, the home folder and
-// the config), which files below a root are sessions, and how to summarise
-// one file quickly. Adding an agent is one file with one Register call.
+// Each agent kind is a Provider, listed in providers.go (one explicit list,
+// no init()): it says where the agent keeps its sessions (from the
+// environment, the home folder and the config), which files below a root
+// are sessions, how to summarise one file quickly, and which registry
+// format reads them. Adding an agent is its provider functions and one
+// entry in that list.
 package discover
 
 import (
@@ -111,28 +113,24 @@ type Provider struct {
 	Order int
 }
 
-var (
-	mu        sync.Mutex
-	providers = map[string]*Provider{}
-)
-
-// Register adds a provider. It panics on a duplicate agent name.
-func Register(p Provider) {
-	mu.Lock()
-	defer mu.Unlock()
-	if _, dup := providers[p.Agent]; dup {
-		panic("discover: duplicate provider " + p.Agent)
+// providers indexes providerList by agent, built once.
+var providers = sync.OnceValue(func() map[string]*Provider {
+	m := map[string]*Provider{}
+	for _, p := range providerList() {
+		if _, dup := m[p.Agent]; dup {
+			panic("discover: duplicate provider " + p.Agent)
+		}
+		pp := p
+		m[p.Agent] = &pp
 	}
-	pp := p
-	providers[p.Agent] = &pp
-}
+	return m
+})
 
-// Providers returns the registered providers in order.
+// Providers returns the providers in order.
 func Providers() []*Provider {
-	mu.Lock()
-	defer mu.Unlock()
-	out := make([]*Provider, 0, len(providers))
-	for _, p := range providers {
+	m := providers()
+	out := make([]*Provider, 0, len(m))
+	for _, p := range m {
 		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -146,9 +144,7 @@ func Providers() []*Provider {
 
 // Lookup returns the provider of an agent kind.
 func Lookup(agent string) (*Provider, bool) {
-	mu.Lock()
-	defer mu.Unlock()
-	p, ok := providers[strings.ToLower(agent)]
+	p, ok := providers()[strings.ToLower(agent)]
 	return p, ok
 }
 

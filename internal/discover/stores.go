@@ -15,10 +15,6 @@ import (
 // and OpenClaw's SQLite era (agents/<id>/agent/openclaw-agent.sqlite).
 // ListStores lists their sessions; each row's Path is "<store>#<id>",
 // which show, tree and compact-view accept.
-func init() {
-	Register(Provider{Agent: "opencode", Format: "opencode", Order: 70, Version: 1,
-		Roots: func(Env) []Root { return nil }, Files: func(string, func(string, error)) []string { return nil }})
-}
 
 // OpenCodeInfo is what OpenCode stores about a session beyond the common fields.
 type OpenCodeInfo struct {
