@@ -107,29 +107,14 @@ func Redact(d *Doc, det *secrets.Detector) {
 		d.Redacted += n
 	}
 	r(&d.Title)
-	for i := range d.Header {
-		r(&d.Header[i])
+	d.Redacted += det.RedactLines(d.Header) + det.RedactLines(d.Warnings)
+	for i := range d.Messages {
+		d.Redacted += det.RedactMessage(&d.Messages[i])
 	}
-	for i := range d.Warnings {
-		r(&d.Warnings[i])
-	}
-	msgs := func(ms []model.Message) {
-		for i := range ms {
-			m := &ms[i]
-			for j := range m.Notes {
-				r(&m.Notes[j])
-			}
-			for j := range m.Blocks {
-				b := &m.Blocks[j]
-				r(&b.Text)
-				r(&b.Args)
-				r(&b.Name)
-			}
-		}
-	}
-	msgs(d.Messages)
 	for i := range d.Branches {
-		msgs(d.Branches[i].Messages)
+		for j := range d.Branches[i].Messages {
+			d.Redacted += det.RedactMessage(&d.Branches[i].Messages[j])
+		}
 	}
 	if d.Tree != nil {
 		for i := range d.Tree.Nodes {

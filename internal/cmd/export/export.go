@@ -166,7 +166,7 @@ func Run(opts *Options) error {
 		}
 		b := bytes.TrimSpace(raw.Bytes())
 		if det != nil {
-			b, _ = exp.RedactJSON(b, det)
+			b, _ = det.RedactJSON(b)
 		}
 		w.Write(b)
 		w.Write([]byte{'\n'})
@@ -246,7 +246,7 @@ func redactLines(w io.Writer, raw []byte, det *secrets.Detector) (int, error) {
 		} else {
 			raw = nil
 		}
-		out, _ := exp.RedactJSON(line, det)
+		out, _ := det.RedactJSON(line)
 		if _, err := w.Write(append(out, '\n')); err != nil {
 			return n, err
 		}

@@ -35,6 +35,9 @@ type Options struct {
 	// Claude Code
 	LeafMode          string
 	AcrossCompactions bool
+
+	// Redact replaces secrets with [redacted:<kind>] (internal/secrets).
+	Redact bool
 }
 
 // NewCmd builds the show command. runF replaces the run function in tests.
@@ -107,6 +110,7 @@ Exit status: 0 shown; 1 the file cannot be read or has no valid header;
 	fl.BoolVar(&opts.ResolveBlobs, "resolve-blobs", true, "--json: inline blob images as base64 as the agent does on load (oh-my-pi, xcsh)")
 	cmdutil.AddLeafModeFlag(fl, &opts.LeafMode)
 	fl.BoolVar(&opts.AcrossCompactions, "across-compactions", false, "Claude Code: follow logicalParentUuid over compaction boundaries (whole history)")
+	fl.BoolVar(&opts.Redact, "redact", false, "Replace secrets (gitleaks' default rules) with [redacted:<kind>]; --json and --raw are re-encoded")
 	return cmd
 }
 
@@ -146,11 +150,16 @@ func Run(opts *Options) error {
 		if !ok {
 			return sessfmt.Unsupported(s, "show --raw")
 		}
-		return cmdutil.UsageIf(writeRaw(opts.IO, r, copts))
+		return cmdutil.UsageIf(writeRaw(opts.IO, redactRaw(r, opts.Redact), copts))
 	}
 	c, ok := s.(sessfmt.Contexter)
 	if !ok {
 		return sessfmt.Unsupported(s, "show")
+	}
+	if opts.Redact {
+		if c, err = redactContext(c); err != nil {
+			return err
+		}
 	}
 	if opts.JSON {
 		return cmdutil.UsageIf(render.JSONStream(opts.IO.Out, tty, func(w io.Writer) error {

@@ -1,16 +1,16 @@
-package export
+package secrets
 
 import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/sessctl/sessctl/internal/secrets"
+	"github.com/sessctl/sessctl/internal/model"
 )
 
 // RedactJSON replaces the secrets in every string of a JSON value (keys
 // included) and returns the value re-encoded (compact, numbers kept as
 // written) with the count. A value that does not parse is redacted as text.
-func RedactJSON(raw []byte, det *secrets.Detector) ([]byte, int) {
+func (det *Detector) RedactJSON(raw []byte) ([]byte, int) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
@@ -51,4 +51,35 @@ func RedactJSON(raw []byte, det *secrets.Detector) ([]byte, int) {
 		return []byte(s), k
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), n
+}
+
+// RedactMessage redacts a message's text, tool arguments, tool names and
+// notes in place and says how many secrets it replaced.
+func (det *Detector) RedactMessage(m *model.Message) int {
+	n := 0
+	r := func(s *string) {
+		if *s != "" {
+			out, k := det.Redact(*s)
+			*s, n = out, n+k
+		}
+	}
+	for i := range m.Notes {
+		r(&m.Notes[i])
+	}
+	for i := range m.Blocks {
+		r(&m.Blocks[i].Text)
+		r(&m.Blocks[i].Args)
+		r(&m.Blocks[i].Name)
+	}
+	return n
+}
+
+// RedactLines redacts each string of lines in place and counts.
+func (det *Detector) RedactLines(lines []string) int {
+	n := 0
+	for i := range lines {
+		out, k := det.Redact(lines[i])
+		lines[i], n = out, n+k
+	}
+	return n
 }
