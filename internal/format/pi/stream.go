@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"os"
-
 )
 
 // lineReader reads entry lines back by offset into one reusable buffer.
@@ -75,6 +74,38 @@ func (r *lineReader) raw(i int) ([]byte, error) {
 	}
 	if r.f.edits != nil {
 		b = r.f.legacyLine(i, b, &r.mig) // a v1/v2 file, read as migrated
+	}
+	return b, nil
+}
+
+// prefix returns at most n bytes from the start of entry i's line (the
+// whole line without its newline when it is shorter); valid until the next
+// call. A line longer than n is not read past n.
+func (r *lineReader) prefix(i int, n int64) ([]byte, error) {
+	e := r.f.Entries[i]
+	if e.Len <= n || r.f.edits != nil {
+		return r.raw(i)
+	}
+	if e.Offset < r.pos || e.Offset-r.pos > maxSkip {
+		if _, err := r.fh.Seek(e.Offset, io.SeekStart); err != nil {
+			return nil, err
+		}
+		r.br.Reset(r.fh)
+		r.pos = e.Offset
+	} else if gap := e.Offset - r.pos; gap > 0 {
+		if _, err := r.br.Discard(int(gap)); err != nil {
+			return nil, err
+		}
+		r.pos = e.Offset
+	}
+	if int64(cap(r.buf)) < n {
+		r.buf = make([]byte, n)
+	}
+	b := r.buf[:n]
+	m, err := io.ReadFull(r.br, b)
+	r.pos += int64(m)
+	if err != nil {
+		return nil, err
 	}
 	return b, nil
 }

@@ -241,11 +241,26 @@ func (s *treeSource) Node(i int) (model.TreeNode, error) {
 		}
 		s.lr = lr
 	}
+	e := &f.Entries[i]
+	if e.Len > jsonl.LongLine {
+		// A line this long is not read whole to draw one row: the members
+		// before the first cut value (the timestamp, in pi's own lines)
+		// come from its start, the text says what it is.
+		line, err := s.lr.prefix(i, summaryPrefix)
+		if err != nil {
+			return tn, err
+		}
+		_, ts := summarize(line, e.Type())
+		tn.Text = fmt.Sprintf("(a line of %.1f MB, not summarized)", float64(e.Len)/1e6)
+		if ms, ok := jsTimeMs(ts); ok && ts != nil && ts[0] == '"' {
+			tn.Time = time.UnixMilli(ms)
+		}
+		return tn, nil
+	}
 	line, err := s.lr.raw(i)
 	if err != nil {
 		return tn, err
 	}
-	e := &f.Entries[i]
 	text, ts := summarize(line, e.Type())
 	tn.Text = text
 	if ms, ok := jsTimeMs(ts); ok && ts != nil && ts[0] == '"' {
@@ -280,6 +295,10 @@ func (f *File) treeNode(i int) model.TreeNode {
 	}
 	return tn
 }
+
+// summaryPrefix is how much of a line longer than jsonl.LongLine the tree
+// reads to draw its row.
+const summaryPrefix = 64 << 10
 
 // markShadowed is shared by every shadowed node (full, so an append copies).
 var markShadowed = []string{"duplicate id, shadowed"}[:1:1]
