@@ -81,8 +81,7 @@ func (f *Factory) ExpandArgs(args []string, all bool, isStore func(string) bool)
 // id prefix); an ambiguous prefix is a usage error.
 func (f *Factory) resolve(a string) (string, error) {
 	if f.Registry == nil {
-		ref, err := f.ResolveSession(a)
-		return ref.Path, err
+		return "", errors.New("internal error: no format registry on the factory")
 	}
 	ref, err := f.Registry.Resolve(a)
 	if err != nil {

@@ -97,12 +97,13 @@ func TestBlobParentRoutes(t *testing.T) {
 func runVerify(t *testing.T, fx *fixture, set func(*VerifyOptions)) (string, string, error) {
 	t.Helper()
 	io, _, out, errOut := iostreams.Test()
-	f := &cmdutil.Factory{IO: io, Getenv: func(k string) string {
+	getenv := func(k string) string {
 		if k == "HOME" {
 			return fx.home
 		}
 		return ""
-	}}
+	}
+	f := &cmdutil.Factory{IO: io, Getenv: getenv, Registry: formats.New(getenv)}
 	opts := &VerifyOptions{IO: io, Factory: f}
 	if set != nil {
 		set(opts)

@@ -255,8 +255,7 @@ func verifySessions(ctx context.Context, opts *VerifyOptions, rep *VerifyReport)
 // xcsh); a session kept in a store has none to verify.
 func resolveFile(f *cmdutil.Factory, arg string) (sessfmt.Ref, error) {
 	if f.Registry == nil {
-		r, err := f.ResolveSession(arg)
-		return sessfmt.Ref{Path: r.Path, Format: string(r.Format), Agent: r.Agent}, err
+		return sessfmt.Ref{}, errors.New("internal error: no format registry on the factory")
 	}
 	ref, err := f.Registry.Resolve(arg)
 	if err != nil {

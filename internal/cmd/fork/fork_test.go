@@ -102,3 +102,13 @@ func TestRunForkOpenClawSaysUnindexed(t *testing.T) {
 	orig, _ := os.ReadFile(filepath.Join(src, "sessions.json"))
 	assert.Equal(t, orig, idx, "sessions.json is never rewritten")
 }
+
+// Issue 15 item 3: fork of an OpenCode "<db>#<id>" reference says it is
+// not supported for this agent.
+func TestRunStoreRefNotSupported(t *testing.T) {
+	dir := t.TempDir()
+	db := cmdtest.Copy(t, dir, "opencode.db", "opencode", "real", "opencode.db")
+	_, _, err := execute(t, false, nil, db+"#ses_7e5f3a9b1c01Aa1Bb2Cc3Dd4Ee")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "not supported for this agent")
+}

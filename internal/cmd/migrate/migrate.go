@@ -160,7 +160,7 @@ func migrateOne(path string, opts *Options) FileReport {
 		if agent == "" {
 			agent = s.Ref().Format
 		}
-		r.Status, r.Error = "skipped", fmt.Sprintf("a %s file, not pi-family (migrate is not supported for this agent)", agent)
+		r.Status, r.Error = "skipped", fmt.Sprintf("%s session, not pi-family (migrate is not supported for this agent)", agent)
 		return r
 	}
 	res, err := m.Migrate(sessfmt.MigrateOptions{DryRun: opts.DryRun || opts.Check, NoBackup: opts.NoBackup})

@@ -105,5 +105,15 @@ func TestRunSkipsOtherAgents(t *testing.T) {
 	c := copyFixture(t, dir, "c.jsonl", "claude", "shapes", "compact.jsonl")
 	out, _, err := execute(t, nil, nil, c)
 	require.NoError(t, err)
-	assert.Contains(t, out, "c.jsonl: skipped: a claude file, not pi-family (migrate is not supported for this agent)")
+	assert.Contains(t, out, "c.jsonl: skipped: claude session, not pi-family (migrate is not supported for this agent)")
+}
+
+// Issue 15 item 3: migrate takes an OpenCode "<db>#<id>" reference and
+// skips it as not supported for this agent (not "no such file").
+func TestRunStoreRefSkipped(t *testing.T) {
+	dir := t.TempDir()
+	db := copyFixture(t, dir, "opencode.db", "opencode", "real", "opencode.db")
+	out, _, err := execute(t, nil, nil, db+"#ses_7e5f3a9b1c01Aa1Bb2Cc3Dd4Ee")
+	require.NoError(t, err)
+	assert.Contains(t, out, "skipped: opencode session, not pi-family (migrate is not supported for this agent)")
 }

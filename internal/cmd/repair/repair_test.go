@@ -91,3 +91,15 @@ func TestRunUnreadableArgument(t *testing.T) {
 	assert.Contains(t, errOut, "missing.jsonl")
 	assert.True(t, strings.Contains(out, "nothing to repair"), out)
 }
+
+// Issue 15 item 3: a reference list prints for an OpenCode session is
+// accepted, and repair answers that it is not supported for this agent
+// (not "no such file or directory").
+func TestRunStoreRefNotSupported(t *testing.T) {
+	dir := t.TempDir()
+	db := cmdtest.Copy(t, dir, "opencode.db", "opencode", "real", "opencode.db")
+	_, errOut, err := execute(t, false, nil, db+"#ses_7e5f3a9b1c01Aa1Bb2Cc3Dd4Ee")
+	assert.ErrorIs(t, err, cmdutil.SilentError)
+	assert.Contains(t, errOut, "not supported for this agent")
+	assert.NotContains(t, errOut, "no such file")
+}
