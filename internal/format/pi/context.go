@@ -698,3 +698,15 @@ func (rd *reader) bomHidesLine(rec *jsonl.Record) bool {
 		Message: msg, Fix: "sessctl repair removes it"})
 	return true
 }
+
+// HeaderFix says what mends a file without a valid header: a byte order
+// mark in front of it (pi 1.5.2) is removed by repair; otherwise repair
+// rebuilds the header.
+func (f *File) HeaderFix() string {
+	for _, p := range f.Problems {
+		if p.Code == problem.BOM && p.Severity == problem.Error {
+			return "sessctl repair removes the byte order mark"
+		}
+	}
+	return "sessctl repair --rebuild-header can rebuild it"
+}

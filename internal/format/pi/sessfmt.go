@@ -160,8 +160,8 @@ func (s *Session) Valid() error {
 		return nil
 	}
 	name := s.ref.String()
-	return fmt.Errorf("%s is not a valid %s session file: %v; nothing was changed (sessctl check %s explains, sessctl repair --rebuild-header can rebuild it)",
-		name, f.Dialect, f.HeaderErr, name)
+	return fmt.Errorf("%s is not a valid %s session file: %v; nothing was changed (sessctl check %s explains, %s)",
+		name, f.Dialect, f.HeaderErr, name, f.HeaderFix())
 }
 
 // LeafIndex is the entry the context is rebuilt at: --leaf resolved (an
