@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // deadPID returns the pid of a process that has exited.
@@ -281,5 +282,35 @@ func TestTempFileIsATemp(t *testing.T) {
 	target, pid, ok := parseTemp(filepath.Base(f.Name()))
 	if !ok || target != "s.jsonl" || pid != os.Getpid() {
 		t.Fatalf("%s: parsed %q %d %v", f.Name(), target, pid, ok)
+	}
+}
+
+// TestStaleTempOfReusedPID: a live process that started after the temp
+// was last written is not its writer (the pid was reused): stale.
+func TestStaleTempOfReusedPID(t *testing.T) {
+	if _, ok := processStarted(os.Getpid()); !ok {
+		t.Skip("process start times unknown here")
+	}
+	cmd := helperCmd("sleep")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	out.Read(make([]byte, 16)) // "ready"
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	old := TempPrefix(p) + strconv.Itoa(cmd.Process.Pid) + "-0123456789abcdef.tmp"
+	fresh := TempPrefix(p) + strconv.Itoa(cmd.Process.Pid) + "-fedcba9876543210.tmp"
+	write(t, old, "x", 0o600)
+	write(t, fresh, "y", 0o600)
+	past := time.Now().Add(-time.Hour)
+	os.Chtimes(old, past, past)
+	got, err := StaleTemps(dir)
+	if err != nil || len(got) != 1 || got[0].Path != old {
+		t.Fatalf("StaleTemps = %+v %v, want only the temp written before pid %d started", got, err, cmd.Process.Pid)
 	}
 }

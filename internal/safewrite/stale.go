@@ -70,7 +70,8 @@ func isHex(s string) bool {
 
 // StaleTemps lists the temp files in dir left by sessctl writes whose
 // process is gone: the pid in the name is dead (this process's own are
-// live), or, for an older name without a pid, the file is untouched for
+// live) or belongs to a process started after the file was last written
+// (the pid was reused; Linux), or, for an older name without a pid, the file is untouched for
 // LegacyTempAge. Only regular files are listed (a link named like a temp
 // is not sessctl's). `check` reports them; the next write to dir removes
 // them.
@@ -90,7 +91,7 @@ func StaleTemps(dir string) ([]StaleTemp, error) {
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		if pid > 0 && agentlock.PIDAlive(pid) {
+		if pid > 0 && agentlock.PIDAlive(pid) && !reused(pid, fi.ModTime()) {
 			continue
 		}
 		if pid == 0 && time.Since(fi.ModTime()) < LegacyTempAge {
@@ -99,6 +100,17 @@ func StaleTemps(dir string) ([]StaleTemp, error) {
 		out = append(out, StaleTemp{Path: p, Target: filepath.Join(dir, target), PID: pid, Size: fi.Size(), ModTime: fi.ModTime()})
 	}
 	return out, nil
+}
+
+// reused says whether the live process pid started after the temp file
+// was last written (plus a second of clock slack): then it cannot be the
+// writer, whose pid was reused.
+func reused(pid int, mtime time.Time) bool {
+	if pid == os.Getpid() {
+		return false
+	}
+	started, ok := processStarted(pid)
+	return ok && started.After(mtime.Add(time.Second))
 }
 
 // removeStaleTemps deletes StaleTemps(dir) and returns what it removed.
