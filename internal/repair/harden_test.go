@@ -284,6 +284,7 @@ func TestCrashStepsThenRetry(t *testing.T) {
 			require.NoError(t, os.WriteFile(SidecarPath(p), []byte(prior), 0o600))
 			_, stopped := crashAt(p, k, Options{NoBackup: k%2 == 0})
 			require.True(t, stopped, name)
+			require.Equal(t, journals(t, p), PendingJournals(p), name)
 			if k2 >= 0 {
 				crashAt(p, k2, Options{})
 			}

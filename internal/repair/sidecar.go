@@ -364,3 +364,30 @@ func recoverSidecar(path string, opts Options) error {
 	}
 	return nil
 }
+
+// PendingJournals lists the journals an interrupted repair of path left
+// (its writer is no longer running): rejected lines that are in neither
+// the session nor the sidecar yet, or, if the session was never replaced,
+// a journal to drop. The next repair of path finishes them; `check` can
+// report them.
+func PendingJournals(path string) []string {
+	side := SidecarPath(path)
+	prefix := filepath.Base(journalPrefix(side))
+	entries, err := os.ReadDir(filepath.Dir(side))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, ".journal") || !e.Type().IsRegular() {
+			continue
+		}
+		pidStr, _, _ := strings.Cut(strings.TrimPrefix(name, prefix), "-")
+		if pid, err := strconv.Atoi(pidStr); err != nil || pid != os.Getpid() && agentlock.PIDAlive(pid) {
+			continue
+		}
+		out = append(out, filepath.Join(filepath.Dir(side), name))
+	}
+	return out
+}
