@@ -28,7 +28,7 @@ func (d *Detector) Scan(s sessfmt.Session) ([]problem.Problem, error) {
 			}
 			out = append(out, problem.Problem{
 				Code: Code, Severity: problem.Error, Line: t.Line, ID: t.EntryID,
-				Message: fmt.Sprintf("a %s secret in the %s (gitleaks rule %s)", f.Kind, where, f.Kind),
+				Message: fmt.Sprintf("a secret of kind %s in the %s", f.Kind, where),
 				Fix:     "rotate the credential, then sessctl export --redact (or remove the session) before sharing it",
 			})
 		}

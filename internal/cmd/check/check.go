@@ -30,6 +30,7 @@ type Options struct {
 	Strict  bool
 	Format  string // text, json, github
 	BlobDir string
+	Secrets bool // also report secret-in-transcript (internal/secrets)
 }
 
 // NewCmd builds the check command.
@@ -81,6 +82,7 @@ Exit status: 0 no errors (and no warnings with --strict); 3 problems found;
 	fl.BoolVar(&opts.Strict, "strict", false, "Fail (exit 3) on warnings too")
 	fl.StringVar(&opts.Format, "format", "text", "Output format: text, json or github")
 	fl.StringVar(&opts.BlobDir, "blob-dir", "", "Blob store for oh-my-pi/xcsh sessions (default: beside the sessions folder)")
+	fl.BoolVar(&opts.Secrets, "secrets", false, "Also report secrets in the text (secret-in-transcript: kind, line, entry; never the secret)")
 	return cmd
 }
 
@@ -207,6 +209,12 @@ func checkOne(path string, opts *Options) (r FileResult, members []string, store
 	if err != nil {
 		r.Error = err.Error()
 		return r, nil, false
+	}
+	if opts.Secrets {
+		if ps, err = appendSecrets(ps, s); err != nil {
+			r.Error = err.Error()
+			return r, nil, false
+		}
 	}
 	sort.SliceStable(ps, func(a, b int) bool { return ps[a].Line < ps[b].Line })
 	r.Problems = append(r.Problems, located(path, ps)...)
