@@ -138,3 +138,19 @@ func TestListJSONOnTerminalEscapes(t *testing.T) {
 	require.Empty(t, terminalActs(term), "raw %q in %s", terminalActs(term), term)
 	require.Contains(t, run(false), "\u202e")
 }
+
+// TestExportAndSearchOnTerminalEscape (issue 11.8): export to stdout and
+// search --json, on a terminal, write no raw C1 or bidi characters.
+func TestExportAndSearchOnTerminalEscape(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s\u202e.jsonl")
+	require.NoError(t, os.WriteFile(p, []byte(`{"type":"session","version":3,"id":"x1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/tmp/\u202e"}`+"\n"+
+		`{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"needle \u009b31m \u2066 \u001b[2J there","timestamp":1}}`+"\n"), 0o600))
+	for _, cmd := range [][]string{{"export", "--format", "json", p}, {"export", "--format", "pi", p},
+		{"export", "--format", "markdown", p}, {"search", "--json", "needle", p}} {
+		f, out, _ := testFactory(true)
+		Run(f, cmd)
+		require.NotEmpty(t, out.String(), "%v wrote nothing", cmd)
+		require.Empty(t, terminalActs(out.String()), "%v on a terminal: raw %q in %s", cmd, terminalActs(out.String()), out.String())
+	}
+}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"io"
 	"unicode/utf8"
 )
 
@@ -50,4 +51,53 @@ func EscapeJSONForTerminal(b []byte) []byte {
 		i += size
 	}
 	return out
+}
+
+// TerminalJSONWriter streams JSON text to a terminal through
+// EscapeJSONForTerminal, holding back a UTF-8 sequence cut between two
+// writes. Call Flush after the last write.
+type TerminalJSONWriter struct {
+	w    io.Writer
+	pend []byte
+}
+
+// NewTerminalJSONWriter returns a TerminalJSONWriter writing to w.
+func NewTerminalJSONWriter(w io.Writer) *TerminalJSONWriter { return &TerminalJSONWriter{w: w} }
+
+// Write escapes p (with any bytes held back) and writes it.
+func (t *TerminalJSONWriter) Write(p []byte) (int, error) {
+	buf := p
+	if len(t.pend) > 0 {
+		buf = append(append([]byte(nil), t.pend...), p...)
+		t.pend = t.pend[:0]
+	}
+	cut := len(buf)
+	for i := 1; i <= utf8.UTFMax-1 && i <= len(buf); i++ {
+		c := buf[len(buf)-i]
+		if c < 0x80 {
+			break
+		}
+		if c >= 0xc0 { // the start of the last sequence
+			if !utf8.FullRune(buf[len(buf)-i:]) {
+				cut = len(buf) - i
+			}
+			break
+		}
+	}
+	t.pend = append(t.pend, buf[cut:]...)
+	if _, err := t.w.Write(EscapeJSONForTerminal(buf[:cut])); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes the bytes held back (an incomplete sequence at the very
+// end is invalid UTF-8 and written as \ufffd).
+func (t *TerminalJSONWriter) Flush() error {
+	if len(t.pend) == 0 {
+		return nil
+	}
+	_, err := t.w.Write(EscapeJSONForTerminal(t.pend))
+	t.pend = t.pend[:0]
+	return err
 }

@@ -72,3 +72,26 @@ func TestJSONOnTerminalEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestTerminalJSONWriterSplits: however the text is cut into writes, the
+// stream comes out as EscapeJSONForTerminal of the whole.
+func TestTerminalJSONWriterSplits(t *testing.T) {
+	in, _ := json.Marshal(map[string]string{"a": hostile + " é ✓ 😀 \u202e"})
+	in = append(in, "\xff\n"...)
+	want := EscapeJSONForTerminal(in)
+	for step := 1; step <= 7; step++ {
+		var out bytes.Buffer
+		w := NewTerminalJSONWriter(&out)
+		for i := 0; i < len(in); i += step {
+			if _, err := w.Write(in[i:min(i+step, len(in))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), want) {
+			t.Fatalf("step %d:\n got %q\nwant %q", step, out.Bytes(), want)
+		}
+	}
+}

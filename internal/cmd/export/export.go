@@ -131,8 +131,13 @@ func Run(opts *Options) error {
 	}
 	var buf bytes.Buffer
 	var w io.Writer = &buf
+	var tw *render.TerminalJSONWriter // JSON to a terminal: C1/bidi escaped (issue 11.8)
 	if opts.Output == "" {
 		w = bufio.NewWriterSize(opts.IO.Out, 1<<16)
+		if opts.IO.IsStdoutTTY() && opts.Format != "markdown" && opts.Format != "md" && opts.Format != "html" {
+			tw = render.NewTerminalJSONWriter(opts.IO.Out)
+			w = bufio.NewWriterSize(tw, 1<<16)
+		}
 	}
 	what := ""
 	switch opts.Format {
@@ -218,6 +223,11 @@ func Run(opts *Options) error {
 	if opts.Output == "" {
 		if bw, ok := w.(*bufio.Writer); ok {
 			if err := bw.Flush(); err != nil {
+				return err
+			}
+		}
+		if tw != nil {
+			if err := tw.Flush(); err != nil {
 				return err
 			}
 		}

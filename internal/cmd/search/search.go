@@ -187,6 +187,9 @@ func Run(opts *Options) error {
 				if err != nil {
 					return err
 				}
+				if tty { // issue 11.8: a terminal acts on C1 and bidi characters
+					b = render.EscapeJSONForTerminal(b)
+				}
 				out.Write(b)
 				out.WriteByte('\n')
 			}
