@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sessctl/sessctl/internal/problem"
+	"github.com/sessctl/sessctl/internal/tree"
 	"github.com/stretchr/testify/require"
 )
 
@@ -182,4 +183,18 @@ func FuzzContext152(f *testing.F) {
 		require.NoError(t, err)
 		require.Equal(t, data, after)
 	})
+}
+
+// compact-view counts what pi 1.5.2 keeps: no role-system messages.
+func TestCompactViewKeptSystem152(t *testing.T) {
+	p := filepath.Join(v152, "hand", "compaction-kept-system.jsonl")
+	for v, want := range map[PiVersion]int{PiCurrent: 2, Pi073: 4} {
+		f, err := Open(p, Options{PiVersion: v})
+		require.NoError(t, err)
+		cv, err := f.CompactView(tree.None)
+		require.NoError(t, err)
+		require.Len(t, cv.Compactions, 1)
+		require.Equal(t, 4, cv.Compactions[0].Kept.Entries)
+		require.Equal(t, want, cv.Compactions[0].Kept.Messages, "pi %q", v)
+	}
 }

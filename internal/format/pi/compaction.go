@@ -52,13 +52,19 @@ func (f *File) CompactView(leaf int) (*model.CompactView, error) {
 	if err != nil {
 		return nil, err
 	}
-	rng := func(from, to int) model.Range {
+	// pi 1.5.2 leaves role "system" messages out of the kept range.
+	dropSystem := f.Dialect == DialectPi && f.PiVersion != Pi073
+	rng := func(from, to int, kept bool) model.Range {
 		r := model.Range{}
 		for k := from; k < to; k++ {
 			i := path[k]
 			r.Entries++
 			switch f.Entries[i].Type() {
-			case "message", "custom_message", "branch_summary":
+			case "message":
+				if !(kept && dropSystem && f.Entries[i].Role() == "system") {
+					r.Messages++
+				}
+			case "custom_message", "branch_summary":
 				r.Messages++
 			}
 		}
@@ -95,13 +101,13 @@ func (f *File) CompactView(leaf int) (*model.CompactView, error) {
 				c.Notes = append(c.Notes, "the context starts with the system prompt stored with the compaction (systemMessage)")
 			}
 		}
-		c.Hidden = rng(0, keptStart)
-		c.Kept = rng(keptStart, k)
+		c.Hidden = rng(0, keptStart, false)
+		c.Kept = rng(keptStart, k, true)
 		end := len(path)
 		if j+1 < len(idxs) {
 			end = idxs[j+1]
 		}
-		c.After = rng(k+1, end)
+		c.After = rng(k+1, end, false)
 		if pd := get("preserveData"); pd != nil && string(pd) != "null" {
 			_ = jsonl.Members(pd, func(key, val []byte) bool {
 				c.Preserved = append(c.Preserved, string(key)+" ("+strconv.Itoa(len(val))+" bytes)")
