@@ -8,21 +8,22 @@ import (
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/cmdutil/cmdtest"
 	"github.com/sessctl/sessctl/internal/sessfmt"
-	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func testdata(t *testing.T, elem ...string) string { return cmdtest.Testdata(t, elem...) }
 
-func factory(t *testing.T) *cmdutil.Factory { return cmdtest.Factory(t, nil) }
+func factory(t *testing.T) *cmdutil.Factory {
+	f, _ := cmdtest.Factory(t, nil)
+	return f
+}
 
 // run runs compact-view with argv, --json when jsonOut.
 func run(t *testing.T, jsonOut bool, argv ...string) (string, string, error) {
-	if jsonOut {
-		argv = append([]string{"--json"}, argv...)
-	}
-	return cmdtest.Run(t, factory(t), func(f *cmdutil.Factory) *cobra.Command { return compactview.NewCmd(f, nil) }, false, argv...)
+	f, s := cmdtest.Factory(t, nil)
+	f.JSON = jsonOut
+	return cmdtest.Exec(compactview.NewCmd(f, nil), s, argv...)
 }
 
 func TestNewCmdFlags(t *testing.T) {

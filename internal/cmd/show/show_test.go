@@ -11,18 +11,30 @@ import (
 	"github.com/sessctl/sessctl/internal/cmd/show"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/cmdutil/cmdtest"
-	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func testdata(t *testing.T, elem ...string) string { return cmdtest.Testdata(t, elem...) }
 
-func factory(t *testing.T) *cmdutil.Factory { return cmdtest.Factory(t, nil) }
+func factory(t *testing.T) *cmdutil.Factory {
+	f, _ := cmdtest.Factory(t, nil)
+	return f
+}
 
 // run runs show with argv on fake IO, stdout a terminal when tty.
 func run(t *testing.T, tty bool, argv ...string) (string, string, error) {
-	return cmdtest.Run(t, factory(t), func(f *cmdutil.Factory) *cobra.Command { return show.NewCmd(f, nil) }, tty, argv...)
+	f, s := cmdtest.Factory(t, nil)
+	f.IO.SetStdoutTTY(tty)
+	var args []string
+	for _, a := range argv {
+		if a == "--json" {
+			f.JSON = true // the global flag
+			continue
+		}
+		args = append(args, a)
+	}
+	return cmdtest.Exec(show.NewCmd(f, nil), s, args...)
 }
 
 func TestNewCmdFlags(t *testing.T) {
@@ -179,4 +191,26 @@ func TestRunNotASession(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, fs.ErrNotExist), err)
 	assert.Equal(t, cmdutil.ExitError, cmdutil.ExitCode(err))
+}
+
+// A final explicit null last-prompt: Claude Code resumes an empty
+// conversation, and show says so instead of failing.
+func TestRunClaudeEmptyResume(t *testing.T) {
+	p := testdata(t, "claude", "parity", "cases", "lp-explicit-null-end", "1b9cb902-0000-4000-8000-00001b9cb902.jsonl")
+	out, errOut, err := run(t, false, p)
+	require.NoError(t, err)
+	assert.Contains(t, out, "no leaf: Claude Code resumes an empty conversation (last-prompt)")
+	assert.NotContains(t, out, "──")
+	assert.Contains(t, errOut, "[empty-resume]")
+
+	js, _, err := run(t, false, "--json", p)
+	require.NoError(t, err)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal([]byte(js), &doc))
+	assert.Nil(t, doc["leafUuid"])
+	assert.Empty(t, doc["messages"])
+
+	out, _, err = run(t, false, "--leaf-mode", "file-order", p)
+	require.NoError(t, err)
+	assert.Contains(t, out, "question 1")
 }

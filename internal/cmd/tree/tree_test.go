@@ -8,18 +8,30 @@ import (
 	"github.com/sessctl/sessctl/internal/cmd/tree"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/cmdutil/cmdtest"
-	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func testdata(t *testing.T, elem ...string) string { return cmdtest.Testdata(t, elem...) }
 
-func factory(t *testing.T) *cmdutil.Factory { return cmdtest.Factory(t, nil) }
+func factory(t *testing.T) *cmdutil.Factory {
+	f, _ := cmdtest.Factory(t, nil)
+	return f
+}
 
 // run runs tree with argv on fake IO, stdout a terminal when tty.
 func run(t *testing.T, tty bool, argv ...string) (string, string, error) {
-	return cmdtest.Run(t, factory(t), func(f *cmdutil.Factory) *cobra.Command { return tree.NewCmd(f, nil) }, tty, argv...)
+	f, s := cmdtest.Factory(t, nil)
+	f.IO.SetStdoutTTY(tty)
+	var args []string
+	for _, a := range argv {
+		if a == "--json" {
+			f.JSON = true // the global flag
+			continue
+		}
+		args = append(args, a)
+	}
+	return cmdtest.Exec(tree.NewCmd(f, nil), s, args...)
 }
 
 func TestNewCmdFlags(t *testing.T) {

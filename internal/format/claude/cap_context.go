@@ -13,7 +13,8 @@ import (
 func (s *Session) ShortIDLen() int { return 8 }
 
 // walk finds the path the loader would resume: from --leaf, else from the
-// leaf mode's leaf. The walk's warnings are passed on, except the loader's
+// leaf mode's leaf (an empty path when a final explicit null last-prompt
+// makes Claude Code resume an empty conversation). The walk's warnings are passed on, except the loader's
 // normal behaviour (rescued siblings, trailing records), which stays in
 // --json; stopping at a compact boundary is information, not a warning.
 func (s *Session) walk(opts sessfmt.ContextOptions) (*Path, error) {
@@ -23,7 +24,7 @@ func (s *Session) walk(opts sessfmt.ContextOptions) (*Path, error) {
 		if leaf, err = s.File.Leaf(s.Mode); err != nil {
 			return nil, err
 		}
-		if leaf == "" {
+		if leaf == "" && !(s.Mode == LeafLastPrompt && s.File.ResumesEmpty()) {
 			return nil, fmt.Errorf("%s has no transcript messages to show", s.ref.String())
 		}
 	}
@@ -58,8 +59,11 @@ func (s *Session) Transcript(opts sessfmt.ContextOptions, sink sessfmt.Transcrip
 	}
 	b.T.Title = title
 	b.T.Header[0] = fmt.Sprintf("claude-code session %s · %s", s.listMeta().ID, title)
-	if s.LeafArg != "" {
+	switch {
+	case s.LeafArg != "":
 		b.T.Header[1] = fmt.Sprintf("leaf %s (--leaf)", p.Leaf)
+	case p.Empty:
+		b.T.Header[1] = fmt.Sprintf("no leaf: Claude Code resumes an empty conversation (%s)", s.Mode)
 	}
 	if err := sink.Header(b.T.Header); err != nil {
 		return err
@@ -104,7 +108,11 @@ func (s *Session) WriteContextJSON(out io.Writer, opts sessfmt.ContextOptions) e
 	w.WriteString(`,"sessionId":`)
 	w.Write(enc(s.listMeta().ID))
 	w.WriteString(`,"leafUuid":`)
-	w.Write(enc(p.Leaf))
+	if p.Empty {
+		w.WriteString("null") // an empty conversation is resumed
+	} else {
+		w.Write(enc(p.Leaf))
+	}
 	w.WriteString(`,"leafMode":`)
 	w.Write(enc(lm))
 	w.WriteString(`,"leafModes":`)
