@@ -472,3 +472,50 @@ func TestKilledRepairTempsRemoved(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, temps())
 }
+
+// TestClaudeCrashStepsThenRetry: the same for a Claude Code transcript,
+// which shares the write path (sidecar after the session, journal).
+func TestClaudeCrashStepsThenRetry(t *testing.T) {
+	var b bytes.Buffer
+	parent := "null"
+	for i := 0; i < 20; i++ {
+		id := fmt.Sprintf("%08x-0000-4000-8000-000000000000", i)
+		fmt.Fprintf(&b, `{"parentUuid":%s,"isSidechain":false,"userType":"external","cwd":"/tmp","sessionId":"s","version":"2.1.70","type":"user","message":{"role":"user","content":"m%d"},"uuid":"%s","timestamp":"2026-01-01T00:00:%02d.000Z"}`+"\n", parent, i, id, i)
+		parent = `"` + id + `"`
+		if i%6 == 0 {
+			fmt.Fprintf(&b, "garbage line %d\n", i)
+		}
+	}
+	b.WriteString(`{"parentUuid":"torn`)
+	orig := b.Bytes()
+	steps := func(p string, k int) bool {
+		done := make(chan struct{})
+		n, stopped := 0, false
+		checkpoint = func(string) {
+			if n == k {
+				stopped = true
+				runtime.Goexit()
+			}
+			n++
+		}
+		go func() {
+			defer close(done)
+			Claude(p, Options{})
+		}()
+		<-done
+		checkpoint = nil
+		return stopped
+	}
+	for k := 0; ; k++ {
+		p := filepath.Join(t.TempDir(), "s.jsonl")
+		require.NoError(t, os.WriteFile(p, orig, 0o600))
+		if !steps(p, k) {
+			require.Greater(t, k, 5, "too few checkpoints")
+			break
+		}
+		_, err := Claude(p, Options{})
+		require.NoError(t, err, "crash at step %d", k)
+		requireExactlyOnce(t, orig, p, fmt.Sprintf("crash at step %d", k))
+		require.Empty(t, journals(t, p))
+	}
+}
