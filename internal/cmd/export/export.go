@@ -282,7 +282,7 @@ func writeFile(path string, b []byte, force bool) error {
 	}
 	var w *safewrite.Writer
 	if err == nil {
-		w, err = safewrite.Begin(filepath.Clean(path), safewrite.Options{NoBackup: true})
+		w, err = safewrite.Begin(filepath.Clean(path), safewrite.Options{NoBackup: true, NoFollow: true}) // a link swapped in after the Lstat is refused too
 	} else {
 		w, err = safewrite.Create(path, safewrite.Options{Mode: 0o600})
 	}
