@@ -88,6 +88,9 @@ func claudeInfo(path string, st os.FileInfo) (*Session, error) {
 	}
 	if orphanedSubagent(path) {
 		s.SubagentOf, s.Orphaned = subagentParent(path), true
+		if s.FirstMessage == "" {
+			s.FirstMessage = ci.firstSidePrompt
+		}
 	}
 	if ci.lastUUID != "" || len(ci.summaries) > 0 {
 		s.Claude = &ClaudeInfo{LastUUID: ci.lastUUID, Summaries: ci.summaries}
@@ -102,13 +105,13 @@ func claudeInfo(path string, st os.FileInfo) (*Session, error) {
 	}
 	switch {
 	case ci.customTitle != "":
-		s.Title, s.TitleSource = titleFrom(ci.customTitle, "custom-title", ci.firstPrompt)
+		s.Title, s.TitleSource = titleFrom(ci.customTitle, "custom-title", s.FirstMessage)
 	case ci.aiTitle != "":
-		s.Title, s.TitleSource = titleFrom(ci.aiTitle, "ai-title", ci.firstPrompt)
+		s.Title, s.TitleSource = titleFrom(ci.aiTitle, "ai-title", s.FirstMessage)
 	case ci.summary != "":
-		s.Title, s.TitleSource = titleFrom(ci.summary, "summary", ci.firstPrompt)
+		s.Title, s.TitleSource = titleFrom(ci.summary, "summary", s.FirstMessage)
 	default:
-		s.Title, s.TitleSource = titleFrom("", "", ci.firstPrompt)
+		s.Title, s.TitleSource = titleFrom("", "", s.FirstMessage)
 	}
 	return s, nil
 }

@@ -15,8 +15,11 @@ import (
 // is a minimal reader for listing only; the Claude format package does the
 // rest (resume chain, leaf, repair).
 type claudeSummary struct {
-	cwd                  string
-	firstPrompt          string
+	cwd         string
+	firstPrompt string
+	// firstSidePrompt is the first sidechain user prompt: the title of a
+	// subagent transcript listed on its own (its main transcript is gone).
+	firstSidePrompt      string
 	customTitle, aiTitle string
 	// summaries maps a summary line's leafUuid to its text; summary is the
 	// text of the last one whose leaf is a record of this file (older CLIs
@@ -100,6 +103,9 @@ func readClaudeInfo(path string) (*claudeSummary, error) {
 			}
 			if c.cwd == "" {
 				c.cwd = rec.Str("cwd")
+			}
+			if c.firstSidePrompt == "" && rec.Str("type") == "user" && truthy(v, "isSidechain") && !truthy(v, "isMeta") {
+				c.firstSidePrompt = clip(claudePrompt(jsonl.Get(v, "message", "content")), pi.MaxFirstMessage)
 			}
 			if c.firstPrompt == "" && rec.Str("type") == "user" && !truthy(v, "isMeta") &&
 				!truthy(v, "isCompactSummary") && !truthy(v, "isSidechain") {

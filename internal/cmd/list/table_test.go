@@ -68,6 +68,6 @@ func TestOrphanedSubagentShown(t *testing.T) {
 	e := map[string]string{"HOME": home, "XDG_CACHE_HOME": t.TempDir()}
 	f := &cmdutil.Factory{IO: ios, Getenv: func(k string) string { return e[k] }}
 	require.Equal(t, 0, app.Run(f, []string{"list", "--no-config", "--agent", "claude"}), errOut.String())
-	assert.Contains(t, out.String(), "(orphaned subagent)")
+	assert.Contains(t, out.String(), "(orphaned subagent) look around", "titled by its first prompt")
 	assert.Contains(t, out.String(), "agent-a1")
 }
