@@ -75,7 +75,7 @@ Unreadable files and folders are reported on stderr; list still exits 0.`,
   sessctl list --agent pi --agent omp --since 7d
   sessctl list --project . --sort size --limit 20
   sessctl list --root pi=/backup/pi-sessions --json`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.JSON = f.JSON
 			for _, a := range opts.Agents {
