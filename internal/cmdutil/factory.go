@@ -48,6 +48,22 @@ func (f *Factory) OpenSession(arg string, opts sessfmt.OpenOptions) (sessfmt.Ses
 	return s, nil
 }
 
+// Resolve turns a session argument into a reference through the registry
+// without opening it (a path, a "<store>#<id>" reference, a session id or a
+// unique id prefix); an ambiguous prefix is a usage error (exit 2). It
+// replaces ResolveSession.
+func (f *Factory) Resolve(arg string) (sessfmt.Ref, error) {
+	if f.Registry == nil {
+		return sessfmt.Ref{}, errors.New("internal error: no format registry on the factory")
+	}
+	ref, err := f.Registry.Resolve(arg)
+	var amb *sessfmt.AmbiguousError
+	if errors.As(err, &amb) {
+		return ref, &UsageError{Err: err}
+	}
+	return ref, err
+}
+
 // UsageIf returns err as a usage error (exit 2) when it is one of the
 // registry's usage errors (an unknown --leaf, an argument naming nothing in
 // a store); other errors are returned as they are.
