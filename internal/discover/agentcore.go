@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -40,7 +41,7 @@ func agentCoreInfo(path string, st os.FileInfo) (*Session, error) {
 		c := li.Created
 		s.Created = &c
 	}
-	s.Title, s.TitleSource = titleFrom("", "", li.FirstMessage)
+	s.Title, s.TitleSource = sessfmt.Title("", "", li.FirstMessage)
 	if s.Modified.IsZero() {
 		s.Modified = st.ModTime()
 	}

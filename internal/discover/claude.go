@@ -2,6 +2,7 @@ package discover
 
 import (
 	"errors"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -105,13 +106,13 @@ func claudeInfo(path string, st os.FileInfo) (*Session, error) {
 	}
 	switch {
 	case ci.customTitle != "":
-		s.Title, s.TitleSource = titleFrom(ci.customTitle, "custom-title", s.FirstMessage)
+		s.Title, s.TitleSource = sessfmt.Title(ci.customTitle, "custom-title", s.FirstMessage)
 	case ci.aiTitle != "":
-		s.Title, s.TitleSource = titleFrom(ci.aiTitle, "ai-title", s.FirstMessage)
+		s.Title, s.TitleSource = sessfmt.Title(ci.aiTitle, "ai-title", s.FirstMessage)
 	case ci.summary != "":
-		s.Title, s.TitleSource = titleFrom(ci.summary, "summary", s.FirstMessage)
+		s.Title, s.TitleSource = sessfmt.Title(ci.summary, "summary", s.FirstMessage)
 	default:
-		s.Title, s.TitleSource = titleFrom("", "", s.FirstMessage)
+		s.Title, s.TitleSource = sessfmt.Title("", "", s.FirstMessage)
 	}
 	return s, nil
 }
@@ -149,7 +150,7 @@ func ApplyClaudeSummaries(sessions []*Session) {
 			continue
 		}
 		if t, ok := byLeaf[s.Claude.LastUUID]; ok {
-			s.Title, s.TitleSource = titleFrom(t, "summary", s.FirstMessage)
+			s.Title, s.TitleSource = sessfmt.Title(t, "summary", s.FirstMessage)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,7 +87,7 @@ func piInfo(agent string) func(string, os.FileInfo) (*Session, error) {
 		if agent != "pi" || li.Dialect != pi.DialectPi {
 			src = "title"
 		}
-		s.Title, s.TitleSource = titleFrom(li.Name, src, li.FirstMessage)
+		s.Title, s.TitleSource = sessfmt.Title(li.Name, src, li.FirstMessage)
 		if s.Modified.IsZero() {
 			s.Modified = st.ModTime()
 		}

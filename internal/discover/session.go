@@ -75,19 +75,3 @@ func IDFromFileName(path string) string {
 	}
 	return base
 }
-
-// titleFrom picks a title: the name, else the first non-empty line of the
-// first message, whitespace collapsed.
-func titleFrom(name, nameSource, first string) (string, string) {
-	if n := oneLine(name); n != "" {
-		return n, nameSource
-	}
-	for _, l := range strings.Split(first, "\n") {
-		if t := oneLine(l); t != "" {
-			return t, "first-message"
-		}
-	}
-	return "", ""
-}
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
