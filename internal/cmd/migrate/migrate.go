@@ -165,6 +165,9 @@ func migrateOne(path string, opts *Options) FileReport {
 	}
 	res, err := m.Migrate(sessfmt.MigrateOptions{DryRun: opts.DryRun || opts.Check, NoBackup: opts.NoBackup})
 	switch {
+	case errors.Is(err, sessfmt.ErrUnsupported):
+		r.Status, r.Error = "skipped", err.Error()
+		return r
 	case err != nil:
 		r.Status, r.Error = "error", err.Error()
 		return r

@@ -99,7 +99,11 @@ func Run(opts *Options) error {
 			if errors.As(err, &ue) {
 				return err
 			}
-			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %v\n", render.EscapeLine(arg), render.EscapeLine(err.Error()))
+			if errors.Is(err, sessfmt.ErrUnsupported) { // it names the session itself
+				fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s\n", render.EscapeLine(err.Error()))
+			} else {
+				fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %v\n", render.EscapeLine(arg), render.EscapeLine(err.Error()))
+			}
 			failed++
 			continue
 		}
