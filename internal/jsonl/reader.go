@@ -285,13 +285,23 @@ func (r *Reader) nextStreamed() bool {
 	rec.Size = size
 	r.offset += size
 	rec.CRLF = nl && last == '\r'
+	streamedKind(st, rec)
+	if !nl {
+		r.done = true
+	}
+	return true
+}
+
+// streamedKind classifies a streamed line once st has seen all of it, as
+// classify does a held one, and sets its captures.
+func streamedKind(st *streamScanner, rec *Record) {
 	ok := st.Close()
 	switch {
 	case !st.nonWS:
 		rec.Kind = Blank
 	case st.hasNUL:
 		rec.Kind = NULRun
-	case !ok && !nl:
+	case !ok && !rec.Newline:
 		rec.Kind = TornTail
 	case !ok:
 		rec.Kind = Malformed
@@ -301,10 +311,6 @@ func (r *Reader) nextStreamed() bool {
 		rec.Kind = Object
 		rec.Top, rec.Sub = st.Top, st.Sub
 	}
-	if !nl {
-		r.done = true
-	}
-	return true
 }
 
 // Record returns the current record. It is overwritten by the next call to Next.
@@ -348,16 +354,7 @@ func (r *Reader) classify(b []byte, newline bool) (Kind, *fastjson.Value) {
 		return NULRun, nil
 	}
 	if r.scan != nil {
-		if !r.scan.Scan(b) {
-			if !newline {
-				return TornTail, nil
-			}
-			return Malformed, nil
-		}
-		if !r.scan.IsObject() {
-			return NonObject, nil
-		}
-		return Object, nil
+		return classifyScan(r.scan, b, newline), nil
 	}
 	v, err := r.parser.ParseBytes(b)
 	if err == nil {
@@ -388,6 +385,26 @@ func (r *Reader) classify(b []byte, newline bool) (Kind, *fastjson.Value) {
 }
 
 var errInvalidJSON = errors.New("invalid JSON")
+
+// classifyScan classifies a line body with a capture-mode Scanner.
+func classifyScan(s *Scanner, b []byte, newline bool) Kind {
+	if isBlank(b) {
+		return Blank
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		return NULRun
+	}
+	if !s.Scan(b) {
+		if !newline {
+			return TornTail
+		}
+		return Malformed
+	}
+	if !s.IsObject() {
+		return NonObject
+	}
+	return Object
+}
 
 // hasControl reports whether b contains a byte below 0x20, eight bytes at a
 // time (a word has a byte < n, n <= 128, iff (w - n*0x01..01) & ^w & 0x80..80 != 0).

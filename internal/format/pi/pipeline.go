@@ -35,6 +35,9 @@ func (b *batch) keep(p []byte) []byte {
 // indexer may look at them: lines up to and including the header, every
 // line that is not a plain "message" object, and the last line.
 func (rd *reader) readPipelined(r io.Reader) error {
+	if ra, ok := r.(io.ReaderAt); ok && !serialIndex {
+		return rd.readParallel(r, ra)
+	}
 	full := make(chan *batch, 4)
 	free := make(chan *batch, 6)
 	nTop, nSub := len(captured.Top), len(captured.SubKeys)
@@ -118,4 +121,51 @@ func (rd *reader) readPipelined(r io.Reader) error {
 		}
 	}
 	return readErr
+}
+
+// serialIndex turns the parallel index pass off, and indexChunkSize sets
+// its chunk size (0: jsonl.ChunkSize); tests compare the passes.
+var (
+	serialIndex    = false
+	indexChunkSize = 0
+)
+
+var (
+	typeMessage = []byte(`"message"`)
+	typeTitle   = []byte(`"title"`)
+)
+
+// readParallel indexes a file with jsonl.ReadParallel: the file is read
+// once in chunks cut at line boundaries, GOMAXPROCS workers validate and
+// capture the chunks' lines, and the caller's goroutine builds the index
+// from them in file order. Workers keep the raw bytes of every line that
+// is not a plain "message" object and of the last line; the few others the
+// indexer must look at (lines before the header, lines longer than a
+// chunk) are read back by offset.
+func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
+	keep := func(rec *jsonl.Record) bool {
+		isMsg := rec.Kind == jsonl.Object && bytes.Equal(rec.Top[capType], typeMessage)
+		return !isMsg || !rec.Newline
+	}
+	headerSeen := false
+	return jsonl.ReadParallel(r, jsonl.ParallelOptions{Capture: captured, Keep: keep, ChunkSize: indexChunkSize}, func(b *jsonl.Batch) error {
+		for i := range b.Records {
+			rec := &b.Records[i]
+			isObj := rec.Kind == jsonl.Object
+			if rec.Raw == nil && (isObj || rec.Kind == jsonl.NonObject) &&
+				(!headerSeen || rec.Streamed && !(isObj && bytes.Equal(rec.Top[capType], typeMessage) && rec.Newline)) {
+				line, err := jsonl.ReadLineAt(ra, rec.Offset, rec.Len())
+				if err != nil {
+					return err
+				}
+				rec.Raw = line
+			}
+			if !headerSeen && (isObj || rec.Kind == jsonl.NonObject) &&
+				!(rec.Line == 1 && isObj && bytes.Equal(rec.Top[capType], typeTitle)) {
+				headerSeen = true
+			}
+			rd.take(rec)
+		}
+		return nil
+	})
 }

@@ -1,0 +1,361 @@
+package jsonl
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// ParallelOptions configure ReadParallel.
+type ParallelOptions struct {
+	// Capture names the members captured from each object line (as
+	// Reader.SetCapture). The raw value of the member holding the Sub
+	// object is not kept (Record.Top has nil there); its Sub captures are.
+	Capture *Capture
+	// Workers is the number of validating goroutines (0: GOMAXPROCS).
+	Workers int
+	// ChunkSize is the size of the pieces the input is cut into, at line
+	// boundaries (0: ChunkSize). A line longer than a chunk is validated as
+	// it is read, on the reading goroutine, and not kept (Record.Streamed).
+	ChunkSize int
+	// Keep reports whether a record's Raw bytes are kept in its batch. It
+	// is called on a worker, in no particular order; a record not kept has
+	// a nil Raw (its Size still gives its length). nil keeps every Raw.
+	Keep func(rec *Record) bool
+}
+
+// ChunkSize is the default chunk size of ReadParallel.
+const ChunkSize = 4 << 20
+
+// Batch is the records of one chunk, in file order. Their Raw, Top and Sub
+// bytes live in the batch and stay valid until fn returns.
+type Batch struct {
+	Records []Record
+	arena   []byte
+	slots   [][]byte
+}
+
+func (b *Batch) keep(p []byte) []byte {
+	if p == nil {
+		return nil
+	}
+	start := len(b.arena)
+	b.arena = append(b.arena, p...)
+	return b.arena[start:len(b.arena):len(b.arena)]
+}
+
+// ReadParallel reads r once, front to back, in chunks cut at line
+// boundaries; workers split, classify, validate and capture the lines of
+// each chunk exactly as a Reader in capture mode does (one Scanner per
+// worker), and fn is called with each chunk's batch in file order on the
+// caller's goroutine. Line numbers, offsets, BOM, CRLF and torn tails are
+// those the Reader gives. It returns the first read error or fn's error.
+func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	size := o.ChunkSize
+	if size <= 0 {
+		size = ChunkSize
+	}
+	// Free lists, not sync.Pools: a pool is emptied by every collection,
+	// and an index pass allocates enough to collect often.
+	freeBufs := make(chan *chunkBuf, 4*workers+2)
+	getBuf := func() *chunkBuf {
+		var cb *chunkBuf
+		select {
+		case cb = <-freeBufs:
+		default:
+			cb = &chunkBuf{b: make([]byte, size)}
+		}
+		cb.refs.Store(1)
+		return cb
+	}
+	release := func(cb *chunkBuf) {
+		if cb.refs.Add(-1) == 0 {
+			select {
+			case freeBufs <- cb:
+			default:
+			}
+		}
+	}
+	freeBatches := make(chan *Batch, 4*workers+2)
+	getBatch := func() *Batch {
+		select {
+		case b := <-freeBatches:
+			return b
+		default:
+			return &Batch{}
+		}
+	}
+	order := make(chan *pjob, 2*workers)
+	work := make(chan *pjob, 2*workers)
+	quit := make(chan struct{})
+	var readErr error
+
+	// The reader: cut the input into chunks of whole lines (at most
+	// maxChunkLines each, so that a chunk of tiny lines does not make a
+	// batch of millions of records).
+	go func() {
+		defer close(order)
+		defer close(work)
+		var offset int64
+		first := true
+		send := func(j *pjob, toWorker bool) bool {
+			select {
+			case order <- j:
+			case <-quit:
+				return false
+			}
+			if toWorker {
+				select {
+				case work <- j:
+				case <-quit:
+					return false
+				}
+			}
+			return true
+		}
+		emit := func(cb *chunkBuf, data []byte) bool {
+			for start := 0; start < len(data); {
+				end := cutLines(data, start, maxChunkLines)
+				cb.refs.Add(1)
+				if !send(&pjob{data: data[start:end], buf: cb, offset: offset, first: first, done: make(chan struct{})}, true) {
+					return false
+				}
+				offset += int64(end - start)
+				first = false
+				start = end
+			}
+			return true
+		}
+		cb := getBuf()
+		carry := 0
+		for {
+			buf := cb.b
+			n, err := io.ReadFull(r, buf[carry:])
+			data := buf[:carry+n]
+			eof := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+			if err != nil && !eof {
+				readErr = err
+				return
+			}
+			if eof {
+				emit(cb, data)
+				release(cb)
+				return
+			}
+			last := bytes.LastIndexByte(data, '\n')
+			if last < 0 {
+				// A line longer than a chunk: validate it as it is read
+				// (no job holds this buffer: it has no complete line).
+				j := &pjob{offset: offset, first: first, done: make(chan struct{}), batch: getBatch()}
+				rest, size, e := streamLine(r, data, buf, o.Capture, offset, first, j.batch)
+				if e != nil {
+					readErr = e
+					return
+				}
+				close(j.done)
+				if !send(j, false) {
+					return
+				}
+				offset += size
+				first = false
+				carry = copy(buf, rest)
+				continue
+			}
+			if !emit(cb, data[:last+1]) {
+				return
+			}
+			nb := getBuf()
+			carry = copy(nb.b, data[last+1:])
+			release(cb)
+			cb = nb
+		}
+	}()
+
+	// The workers.
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := NewScanner(o.Capture)
+			for j := range work {
+				j.batch = getBatch()
+				scanChunk(s, j.data, j.offset, j.first, o, j.batch)
+				release(j.buf)
+				close(j.done)
+			}
+		}()
+	}
+
+	// The merge, in file order, on the caller's goroutine.
+	var err error
+	line := 0
+	for j := range order {
+		<-j.done
+		if err != nil {
+			continue // drain
+		}
+		b := j.batch
+		for i := range b.Records {
+			b.Records[i].Line += line
+		}
+		line += len(b.Records)
+		if err = fn(b); err != nil {
+			close(quit)
+		}
+		b.Records, b.arena, b.slots = b.Records[:0], b.arena[:0], b.slots[:0]
+		select {
+		case freeBatches <- b:
+		default:
+		}
+	}
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	return readErr
+}
+
+// pjob is one chunk of ReadParallel.
+type pjob struct {
+	data   []byte // whole lines (the last one may lack its newline)
+	buf    *chunkBuf
+	offset int64
+	first  bool // the chunk starts the input (line 1)
+	batch  *Batch
+	done   chan struct{}
+}
+
+// chunkBuf is a read buffer shared by the jobs cut from it.
+type chunkBuf struct {
+	b    []byte
+	refs atomic.Int32
+}
+
+// maxChunkLines bounds the lines of one job.
+const maxChunkLines = 8192
+
+// cutLines returns the end of the k-th line of data from start (or
+// len(data)).
+func cutLines(data []byte, start, k int) int {
+	pos := start
+	for n := 0; n < k; n++ {
+		i := bytes.IndexByte(data[pos:], '\n')
+		if i < 0 {
+			return len(data)
+		}
+		pos += i + 1
+		if pos >= len(data) {
+			return len(data)
+		}
+	}
+	return pos
+}
+
+// scanChunk classifies, validates and captures the lines of one chunk into
+// b, with line numbers counted from 1 within the chunk.
+func scanChunk(s *Scanner, data []byte, offset int64, first bool, o ParallelOptions, b *Batch) {
+	pos, line := 0, 0
+	rec := new(Record) // one per chunk: Keep's argument escapes
+	for pos < len(data) {
+		raw, nl := data[pos:], false
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			raw, nl = raw[:i], true
+		}
+		line++
+		*rec = Record{Line: line, Offset: offset + int64(pos), Raw: raw, Newline: nl}
+		rec.Size = rec.Len()
+		pos += int(rec.Size)
+		if first && line == 1 && bytes.HasPrefix(raw, BOM) {
+			rec.BOM = true
+		}
+		if nl && len(raw) > 0 && raw[len(raw)-1] == '\r' {
+			rec.CRLF = true
+		}
+		rec.Kind = classifyScan(s, rec.Body(), nl)
+		if rec.Kind == Object {
+			rec.Top, rec.Sub = s.Top, s.Sub
+		}
+		if o.Keep != nil && !o.Keep(rec) {
+			rec.Raw = nil
+		} else {
+			rec.Raw = b.keep(raw)
+		}
+		b.add(*rec, s.subSlot)
+	}
+}
+
+// add appends rec with its captures copied into b (the Sub member's raw
+// value left out).
+func (b *Batch) add(rec Record, subSlot int) {
+	if rec.Top != nil {
+		at := len(b.slots)
+		for k, v := range rec.Top {
+			if k == subSlot {
+				v = nil
+			}
+			b.slots = append(b.slots, b.keep(v))
+		}
+		for _, v := range rec.Sub {
+			b.slots = append(b.slots, b.keep(v))
+		}
+		nTop, nSub := len(rec.Top), len(rec.Sub)
+		rec.Top = b.slots[at : at+nTop : at+nTop]
+		rec.Sub = b.slots[at+nTop : at+nTop+nSub : at+nTop+nSub]
+	}
+	b.Records = append(b.Records, rec)
+}
+
+// streamLine validates a line longer than a chunk: data (the start of the
+// line, in buf) and what follows from r up to its newline, read into buf.
+// It adds the line's record (Streamed, line 1) to b and returns the bytes
+// read after the line (in buf) and the line's size.
+func streamLine(r io.Reader, data, buf []byte, c *Capture, offset int64, first bool, b *Batch) (rest []byte, size int64, err error) {
+	st := newStreamScanner(c)
+	rec := Record{Line: 1, Offset: offset, Streamed: true}
+	head := data
+	if first && bytes.HasPrefix(head, BOM) {
+		rec.BOM = true
+		head = head[len(BOM):]
+	}
+	var last byte
+	feed := func(p []byte) {
+		if len(p) > 0 {
+			st.Write(p)
+			last = p[len(p)-1]
+		}
+	}
+	feed(head)
+	size = int64(len(data))
+	nl := false
+	for {
+		n, e := r.Read(buf)
+		chunk := buf[:n]
+		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
+			feed(chunk[:i])
+			size += int64(i + 1)
+			rest, nl = chunk[i+1:], true
+			break
+		}
+		feed(chunk)
+		size += int64(n)
+		if errors.Is(e, io.EOF) {
+			break
+		}
+		if e != nil {
+			return nil, 0, e
+		}
+	}
+	rec.Newline, rec.Size = nl, size
+	rec.CRLF = nl && last == '\r'
+	streamedKind(st, &rec)
+	b.add(rec, st.subSlot)
+	return rest, size, nil
+}
