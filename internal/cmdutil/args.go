@@ -95,9 +95,10 @@ func (f *Factory) resolve(a string) (string, error) {
 }
 
 // AllSessionPaths lists, for --all, every session of every discovered root
-// (environment, config `roots:`): session files as they are, each
-// database-backed store once (the part of a "<store>#<id>" path before
-// '#'), and every OpenClaw agent's sessions folder that holds a
+// (environment, config `roots:`): session files as they are, each store a
+// format takes whole once (the part of a "<store>#<id>" path before '#'),
+// the sessions of other stores by reference, and every OpenClaw agent's
+// sessions folder that holds a
 // sessions.json index (so the index is checked, not only the transcripts
 // it names). Folders that could not be read are returned too, so that they
 // are reported. Factory.AllSessions replaces discovery when set (tests).
@@ -125,7 +126,10 @@ func (f *Factory) AllSessionPaths() ([]string, error) {
 	}
 	for _, s := range append(res.Sessions, stores...) {
 		p := s.Path
-		if i := strings.LastIndex(p, "#"); i > 0 {
+		// A store a format takes whole (an OpenCode database or data
+		// folder) is checked once; the sessions of other stores (an
+		// OpenClaw agent database) one by one.
+		if i := strings.LastIndex(p, "#"); i > 0 && (f.Registry == nil || f.Registry.Claims(p[:i])) {
 			p = p[:i]
 		}
 		add(p)

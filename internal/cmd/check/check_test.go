@@ -251,3 +251,24 @@ func TestChecksStoreRefsAndExports(t *testing.T) {
 	assert.Empty(t, r.Files[0].Error, "an export file is an OpenCode session")
 	assert.Equal(t, "opencode", r.Files[0].Agent)
 }
+
+// check --all on an OpenClaw state holding only an agent database checks
+// each of its sessions by reference (the database file itself is no
+// session a format could tell).
+func TestAllChecksOpenClawDatabaseSessions(t *testing.T) {
+	state := testdata(t, "openclaw", "sqlite-state")
+	f := factory(t, map[string]string{"OPENCLAW_STATE_DIR": state})
+	f.JSON = true
+	out, _, err := run(t, f, "--all")
+	require.NoError(t, err, out)
+	var res struct {
+		Files []struct{ Path, Agent, Error string } `json:"files"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
+	require.NotEmpty(t, res.Files)
+	for _, fr := range res.Files {
+		assert.Empty(t, fr.Error, fr.Path)
+		assert.Contains(t, fr.Path, "openclaw-agent.sqlite#")
+		assert.Equal(t, "openclaw", fr.Agent)
+	}
+}
