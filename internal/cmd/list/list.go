@@ -57,8 +57,8 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 xcsh and Claude Code, plus the roots named in the config file and with
 --root. One row per session: agent, short id, title (the session's name, else
 its first user prompt), project (the cwd written in the file), messages,
-size, last activity and status ("ok" or the number of problems the reader
-saw: torn tail, malformed lines, NUL bytes, missing header, orphans).
+size, last activity and status ("ok" or the number of errors and warnings
+sessctl check reports). The message count is what sessctl show prints.
 
 On a terminal the rows form a table with relative times and titles cut to the
 width. Piped, each row is tab-separated with no header and nothing cut:
