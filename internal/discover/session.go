@@ -52,8 +52,9 @@ type Session struct {
 	OpenClaw *OpenClawInfo `json:"openclaw,omitempty"`
 	// OpenCode holds OpenCode's own fields (OpenCode rows only).
 	OpenCode *OpenCodeInfo `json:"opencode,omitempty"`
-	// Problems is the number of problems the reader saw; ProblemCodes
-	// counts them by code (torn-tail, malformed-line, …).
+	// Problems is the number of errors and warnings check reports for the
+	// session (sessfmt.VerdictOf; the lister's own count when the registry
+	// cannot open it); ProblemCodes counts them by code.
 	Problems     int            `json:"problems"`
 	ProblemCodes map[string]int `json:"problemCodes,omitempty"`
 }
