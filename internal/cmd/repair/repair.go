@@ -183,7 +183,11 @@ func writeText(opts *Options, r *sessfmt.RepairResult, st render.Styles) {
 		if p.Severity == problem.Info {
 			continue
 		}
-		fmt.Fprintln(w, st.Warn.Sprintf("  left as is: line %d: %s [%s]", p.Line, render.EscapeLine(p.Message), p.Code))
+		loc := ""
+		if p.Line > 0 {
+			loc = fmt.Sprintf("line %d: ", p.Line)
+		}
+		fmt.Fprintln(w, st.Warn.Sprintf("  left as is: %s%s [%s]", loc, render.EscapeLine(p.Message), p.Code))
 	}
 }
 
