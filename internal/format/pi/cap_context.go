@@ -58,7 +58,7 @@ func (s *Session) Transcript(opts sessfmt.ContextOptions, sink sessfmt.Transcrip
 
 // header describes the session and the leaf, with list's title.
 func (s *Session) header(ctx *Context) []string {
-	return s.File.HeaderLines(ctx, s.listMeta().Title)
+	return s.File.HeaderLines(ctx, s.headTitle())
 }
 
 // modelText writes a context's model for people: "provider/id" for pi's

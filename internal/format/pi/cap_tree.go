@@ -17,7 +17,7 @@ func (s *Session) TreeView() (*sessfmt.TreeView, error) {
 	f := s.File
 	v := &sessfmt.TreeView{Tree: f.TreeStream(leaf), Footer: true, ShortIDs: 8}
 	if f.Header != nil {
-		title := s.listMeta().Title
+		title := s.headTitle()
 		if title == "" {
 			title = "(untitled)"
 		}

@@ -113,6 +113,8 @@ type Session struct {
 	meta      sessfmt.Meta
 	countOnce sync.Once
 	counted   sessfmt.Meta
+	titleOnce sync.Once
+	title     string
 	// MetaFunc, when set, computes Meta instead of list's pi reader (an
 	// OpenClaw database session is listed from its database row).
 	MetaFunc func() sessfmt.Meta
@@ -273,4 +275,45 @@ func idFromFileName(path string) string {
 		return base[i+1:]
 	}
 	return base
+}
+
+// headTitle is list's title for the views' headers. For pi files it comes
+// from the index instead of a second pass over the file: the same inputs
+// ReadListInfo finds (the session_info name, else the first user message
+// with text) through the same rule (sessfmt.Title);
+// TestHeaderTitleIsListTitle holds them equal.
+func (s *Session) headTitle() string {
+	s.titleOnce.Do(func() {
+		f := s.File
+		if s.MetaFunc != nil || f.Dialect != DialectPi {
+			// oh-my-pi and xcsh names (title slot, title_change) are
+			// ReadListInfo's to tell; an OpenClaw database row has its own
+			s.title = s.listMeta().Title
+			return
+		}
+		first := ""
+		for i := range f.Entries {
+			if f.Entries[i].Type() != "message" || f.Entries[i].Role() != "user" {
+				continue
+			}
+			ls, err := f.ReadLines([]int{i})
+			if err != nil || len(ls) == 0 {
+				break
+			}
+			msg := jsonl.Fields(ls[0], "message")[0]
+			if len(msg) == 0 || msg[0] != '{' {
+				continue
+			}
+			if txt := textContent(jsonl.Fields(msg, "content")[0]); txt != "" {
+				first = clipText(txt, MaxFirstMessage)
+				break
+			}
+		}
+		src := "name"
+		if s.ref.Agent != "pi" || f.Dialect != DialectPi {
+			src = "title"
+		}
+		s.title, _ = sessfmt.Title(f.Name, src, first)
+	})
+	return s.title
 }
