@@ -272,3 +272,29 @@ func TestAllChecksOpenClawDatabaseSessions(t *testing.T) {
 		assert.Equal(t, "openclaw", fr.Agent)
 	}
 }
+
+// Every format the registry opens can be checked: no reference list prints
+// is answered "not supported" by check.
+func TestChecksEveryFormat(t *testing.T) {
+	args := []string{
+		testdata(t, "pi", "parity", "sessions", "001-linear-minimal.jsonl"),
+		testdata(t, "claude", "shapes", "compact.jsonl"),
+		testdata(t, "agentcore", "branched.jsonl"),
+		testdata(t, "opencode", "real", "export", "ses_7e5f3a9b1c01Aa1Bb2Cc3Dd4Ee.json"),
+		testdata(t, "openclaw", "state", "agents", "main", "sessions", "a1b2c3d4-0000-4000-8000-000000000001.jsonl"),
+		testdata(t, "openclaw", "sqlite-state", "agents", "ops", "agent", "openclaw-agent.sqlite") + "#c1",
+	}
+	f := factory(t, nil)
+	f.JSON = true
+	out, _, _ := run(t, f, args...)
+	var res struct {
+		Files []struct{ Path, Agent, Error string } `json:"files"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
+	require.Len(t, res.Files, len(args))
+	agents := []string{"pi", "claude", "agentcore", "opencode", "openclaw", "openclaw"}
+	for i, fr := range res.Files {
+		assert.Empty(t, fr.Error, fr.Path)
+		assert.Equal(t, agents[i], fr.Agent, fr.Path)
+	}
+}
