@@ -42,14 +42,18 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 		Long: `Check session files and report every problem with a stable code, a
 severity (error, warning, info), the file and line, and a one-line hint of
 the fix. A directory is searched for session files (*.jsonl) recursively;
---all checks every session of every discovered root.
+an OpenCode data folder or database and an OpenClaw state folder are
+checked as stores (and the OpenClaw transcripts in them one by one); --all
+checks every session and store of every discovered root. A session is
+named as list prints it: a path, an id or unique id prefix, "<store>#<id>".
 
 Problems include: torn tail, malformed line, NUL run, BOM, missing or
 invalid header, non-object line, duplicate id, self-parent, cycle, orphaned
 parent (and pi's dropped-label fork bug), several roots (info), tool call
 without result and result without call on the active path, compaction whose
 firstKeptEntryId is not on the path, outdated version, dangling blob
-reference (oh-my-pi, xcsh).
+reference (oh-my-pi, xcsh), a temp file left by a killed sessctl write
+(stale-temp).
 
 Output: grouped by file for people; --json prints
 {"files":[{"path","agent","problems":[{"code","severity","line","id","message","fix"}]}],"summary":{…}};
