@@ -472,6 +472,9 @@ func (f *File) scanMessage(tp *top, lr *lineRec, idx int32, t string) {
 			if x := tp.v[kCompactMetadata].Get("preservedSegment"); x != nil && x.Type() == fastjson.TypeObject {
 				lr.flags |= fPreserved
 			}
+			if x := tp.v[kCompactMetadata].Get("preservedMessages"); x != nil && x.Type() == fastjson.TypeObject {
+				lr.flags |= fPreserved
+			}
 			// a boundary wipes the leaf recorded by earlier last-prompt lines
 			f.recorded.leaf = ""
 			f.recorded.explicit = false

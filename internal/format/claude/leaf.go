@@ -118,6 +118,9 @@ func (f *File) computeRelink() *relinkState {
 		rs.reason = "boundary line cannot be re-read: " + err.Error()
 		return rs
 	}
+	if pm := v.Get("compactMetadata", "preservedMessages"); pm != nil && pm.Type() == fastjson.TypeObject {
+		return f.relinkMessages(rs, pm, last)
+	}
 	seg := v.Get("compactMetadata", "preservedSegment")
 	rs.head = string(strBytes(seg, "headUuid"))
 	rs.anchor = string(strBytes(seg, "anchorUuid"))
@@ -467,4 +470,57 @@ func fmtTS(ms int64) string {
 		return ""
 	}
 	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// relinkMessages is the relink of Claude Code 2.1.330's
+// compactMetadata.preservedMessages {anchorUuid, uuids}: uuids[0] hangs on
+// the anchor, uuids[i] on uuids[i-1], the anchor's other children on the
+// last of them; every record before the boundary that is not preserved is
+// dropped. A list naming a record that is not in the file is ignored
+// (parity cases compact-preserved-messages and -bad).
+func (f *File) relinkMessages(rs *relinkState, pm *fastjson.Value, boundaryLine int32) *relinkState {
+	rs.anchor = string(strBytes(pm, "anchorUuid"))
+	an := f.nodeByUUID(rs.anchor)
+	var list []int32
+	for _, u := range pm.GetArray("uuids") {
+		b, err := u.StringBytes()
+		if err != nil {
+			rs.reason = "preservedMessages.uuids holds a value that is not a string; Claude Code skips the relink"
+			return rs
+		}
+		nd := f.nodeByUUID(string(b))
+		if nd < 0 || !f.member[nd] {
+			rs.reason = "preservedMessages names a record that is not in the file; Claude Code skips the relink"
+			return rs
+		}
+		list = append(list, nd)
+	}
+	if an < 0 || !f.member[an] || len(list) == 0 {
+		rs.reason = "preservedMessages has no anchor in the file or no uuids; Claude Code skips the relink"
+		return rs
+	}
+	nn := len(f.parent)
+	rs.head, rs.tail = f.uuidOf(list[0]), f.uuidOf(list[len(list)-1])
+	rs.ok = true
+	rs.preserved = make([]bool, nn)
+	rs.override = map[int32]int32{}
+	prev := an
+	for _, nd := range list {
+		rs.preserved[nd] = true
+		rs.override[nd] = prev
+		prev = nd
+	}
+	for _, c := range f.kids(an) {
+		if _, ok := rs.override[c]; !ok {
+			rs.override[c] = prev
+		}
+	}
+	rs.removed = make([]bool, nn)
+	blast := f.nFirst[rs.boundary]
+	for nd := 0; nd < nn; nd++ {
+		if f.nFirst[nd] < blast && !rs.preserved[nd] {
+			rs.removed[nd] = true
+		}
+	}
+	return rs
 }

@@ -646,6 +646,18 @@ func compaction() {
 	summary(g, 3001, 3000)
 	g.chat(3002, 3001, 1)
 
+	g = newCase("compact-preserved-messages", "2.1.330 compactMetadata.preservedMessages (anchor + ordered uuids)")
+	g.chat(1000, 0, 2)
+	boundary(g, 2000, 1003, obj{"trigger": "manual", "preservedMessages": obj{"anchorUuid": id(2001), "uuids": []string{id(1002), id(1003)}}})
+	summary(g, 2001, 2000)
+	g.chat(2002, 2001, 1)
+
+	g = newCase("compact-preserved-messages-bad", "preservedMessages naming a uuid not in the file")
+	g.chat(1000, 0, 2)
+	boundary(g, 2000, 1003, obj{"trigger": "manual", "preservedMessages": obj{"anchorUuid": id(2001), "uuids": []string{id(1002), id(8888)}}})
+	summary(g, 2001, 2000)
+	g.chat(2002, 2001, 1)
+
 	g = newCase("compact-repeats-summary", "2.1.330 repeatsCompactSummary on the summary")
 	g.chat(1000, 0, 1)
 	boundary(g, 2000, 1001, obj{"trigger": "auto"})
@@ -750,6 +762,20 @@ func lastPrompts() {
 	g.lastPrompt("question 1", id(1001), nil)
 	g.sys(2000, 0, "compact_boundary", "content", "Conversation compacted", "logicalParentUuid", id(1003), "compactMetadata", obj{"trigger": "auto"})
 	g.user(2001, 2000, "Summary.", "isCompactSummary", true, "isVisibleInTranscriptOnly", true)
+
+	g = newCase("lp-rewound", "a rewound last-prompt (2.1.330 /rewind): leaf is the anchor, cutUuid the first record cut")
+	g.chat(1000, 0, 3)
+	g.meta("last-prompt", "lastPrompt", "question 2", "leafUuid", id(1003), "rewound", true, "cutUuid", id(1004), "sessionId", g.sid)
+
+	g = newCase("lp-rewound-then-new", "a rewound last-prompt, then a new exchange from the anchor")
+	g.chat(1000, 0, 3)
+	g.meta("last-prompt", "lastPrompt", "question 2", "leafUuid", id(1003), "rewound", true, "cutUuid", id(1004), "sessionId", g.sid)
+	g.user(2000, 1003, "after the rewind")
+	g.asst(2001, 2000, "msg_RW", ttext("rewound answer"))
+
+	g = newCase("lp-rewound-to-empty", "a rewind to before the first prompt (leafUuid null, explicit, rewound)")
+	g.chat(1000, 0, 2)
+	g.meta("last-prompt", "lastPrompt", "", "leafUuid", nil, "explicit", true, "rewound", true, "cutUuid", id(1000), "sessionId", g.sid)
 
 	g = newCase("lp-explicit-null-then-lp", "explicit null, then a normal last-prompt")
 	g.chat(1000, 0, 2)
