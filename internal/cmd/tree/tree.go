@@ -54,6 +54,11 @@ their logicalParentUuid, subagent transcripts under the Task/Agent call that
 spawned them (else in a group of their own). --leaf-mode picks the leaf as
 for show; --json adds "leafModes", "fork", "isSidechain", "subagents".
 
+OpenCode: a data directory or database draws every session (child sessions
+under their parent); one session ("<store>#ses_…", a ses_ id or an export
+file) draws its family with its messages and parts, the messages OpenCode
+sends to the model marked ● and the newest of them the active leaf.
+
 Exit status: 0 drawn; 1 the file cannot be read or has no valid header;
 2 usage error.`,
 		Args: cmdutil.ExactArgs(1),
