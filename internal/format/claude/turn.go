@@ -1,0 +1,320 @@
+package claude
+
+// Turns: the decoded messages of a path.
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/valyala/fastjson"
+)
+
+// Turn is one message of the conversation: one line, or several assistant
+// lines of the same message.id merged.
+type Turn struct {
+	UUID              string            `json:"uuid"`
+	UUIDs             []string          `json:"uuids,omitempty"` // all merged lines when more than one
+	Type              string            `json:"type"`
+	Subtype           string            `json:"subtype,omitempty"`
+	Role              string            `json:"role,omitempty"`
+	Timestamp         string            `json:"timestamp,omitempty"`
+	Content           []json.RawMessage `json:"content"`
+	Model             string            `json:"model,omitempty"`
+	Usage             json.RawMessage   `json:"usage,omitempty"`
+	MessageID         string            `json:"messageId,omitempty"`
+	IsMeta            bool              `json:"isMeta,omitempty"`
+	IsCompactSummary  bool              `json:"isCompactSummary,omitempty"`
+	IsSidechain       bool              `json:"isSidechain,omitempty"`
+	IsAPIError        bool              `json:"isApiError,omitempty"`
+	LogicalParentUUID string            `json:"logicalParentUuid,omitempty"`
+	CompactMetadata   json.RawMessage   `json:"compactMetadata,omitempty"`
+	Rescued           bool              `json:"rescued,omitempty"`
+	// Sent is true when Claude Code sends the turn (or part of it) to the
+	// model; NotSent says why not, Dropped lists each line or content block
+	// left out (see the NotSent* reasons).
+	Sent          bool   `json:"sent"`
+	NotSent       string `json:"notSent,omitempty"`
+	Dropped       []Drop `json:"dropped,omitempty"`
+	PreCompaction bool   `json:"preCompaction,omitempty"`
+	Lines         []int  `json:"lines"`
+	// Blocks is the decoded view of Content, for human output.
+	Blocks []Block `json:"-"`
+}
+
+// Block is a decoded content block.
+type Block struct {
+	Type      string // text, thinking, redacted_thinking, tool_use, tool_result, image, ...
+	Text      string // text, thinking, or the text of a tool_result
+	Name      string // tool_use name
+	ID        string // tool_use id
+	ToolUseID string // tool_result tool_use_id
+	Input     string // tool_use input as compact JSON
+	IsError   bool
+	MIME      string // image media type
+	Size      int64  // decoded image size estimate, -1 when unknown
+}
+
+// EachTurn decodes the path's lines one by one and calls fn for each turn,
+// merging consecutive assistant lines of one message.id (tool results
+// between them move after the merged turn). Only one turn is held at a time.
+func (f *File) EachTurn(p *Path, fn func(*Turn) error) error {
+	var parser fastjson.Parser
+	var cur *Turn
+	var held []*Turn
+	f.sendPlan(p)
+	flush := func() error {
+		if cur != nil {
+			if err := fn(cur); err != nil {
+				return err
+			}
+			cur = nil
+		}
+		for _, h := range held {
+			if err := fn(h); err != nil {
+				return err
+			}
+		}
+		held = held[:0]
+		return nil
+	}
+	for _, nd := range p.nodes {
+		li := f.nLast[nd]
+		t, err := f.decodeTurn(&parser, li, !p.NoText)
+		if err != nil {
+			return err
+		}
+		t.Rescued = p.rescued[nd]
+		t.PreCompaction = p.pre[nd]
+		p.markSend(t, nd)
+		if p.SentOnly {
+			if !t.Sent {
+				continue
+			}
+			t.dropSentBlocks()
+		}
+		if cur != nil && t.Type == TypeAssistant && t.MessageID != "" && t.MessageID == cur.MessageID {
+			cur.merge(t)
+			continue
+		}
+		if cur != nil && t.Type == TypeUser && onlyToolResults(t) {
+			held = append(held, t)
+			continue
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		if t.Type == TypeAssistant && t.MessageID != "" {
+			cur = t
+			continue
+		}
+		if err := fn(t); err != nil {
+			return err
+		}
+	}
+	return flush()
+}
+
+func onlyToolResults(t *Turn) bool {
+	if len(t.Blocks) == 0 {
+		return false
+	}
+	for _, b := range t.Blocks {
+		if b.Type != "tool_result" {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *Turn) merge(o *Turn) {
+	if len(t.UUIDs) == 0 {
+		t.UUIDs = []string{t.UUID}
+	}
+	t.UUIDs = append(t.UUIDs, o.UUID)
+	t.Content = append(t.Content, o.Content...)
+	t.Blocks = append(t.Blocks, o.Blocks...)
+	t.Lines = append(t.Lines, o.Lines...)
+	if len(o.Usage) > 0 {
+		t.Usage = o.Usage // later blocks carry the final usage
+	}
+	if t.Model == "" {
+		t.Model = o.Model
+	}
+	t.IsAPIError = t.IsAPIError || o.IsAPIError
+	t.Rescued = t.Rescued && o.Rescued
+	t.mergeSend(o)
+}
+
+// Chain returns the conversation for leaf ("" = the last-prompt leaf) as
+// turns, with the walk's warnings.
+func (f *File) Chain(leaf string, acrossCompactions bool) ([]Turn, []Problem, error) {
+	p, err := f.Walk(leaf, acrossCompactions)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []Turn
+	err = f.EachTurn(p, func(t *Turn) error {
+		out = append(out, *t)
+		return nil
+	})
+	return out, p.Warnings, err
+}
+
+func rawJSON(v *fastjson.Value) json.RawMessage {
+	if v == nil {
+		return nil
+	}
+	return json.RawMessage(v.MarshalTo(nil))
+}
+
+func textBlock(s string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"type": "text", "text": s})
+	return b
+}
+
+// decodeTurn reads and decodes line li.
+func (f *File) decodeTurn(p *fastjson.Parser, li int32, text bool) (*Turn, error) {
+	v, _, err := f.parseLine(p, li)
+	if err != nil {
+		return nil, fmt.Errorf("line %d: %w", f.lines[li].ln, err)
+	}
+	lr := f.lines[li]
+	t := &Turn{
+		UUID:        f.ids.str(lr.uuid),
+		Type:        f.names[lr.typ],
+		Subtype:     f.names[lr.sub],
+		Timestamp:   string(strBytes(v, "timestamp")),
+		Lines:       []int{int(lr.ln)},
+		IsMeta:      lr.flags&fMeta != 0,
+		IsSidechain: lr.flags&fSidechain != 0,
+		IsAPIError:  lr.flags&fAPIError != 0,
+	}
+	t.IsCompactSummary = lr.flags&fCompactSummary != 0
+	msg := v.Get("message")
+	switch t.Type {
+	case TypeUser, TypeAssistant:
+		if msg != nil {
+			t.Role = string(strBytes(msg, "role"))
+			t.Model = string(strBytes(msg, "model"))
+			if t.Type == TypeAssistant {
+				t.MessageID = string(strBytes(msg, "id"))
+				if u := msg.Get("usage"); u != nil {
+					t.Usage = rawJSON(u)
+				}
+			}
+			c := msg.Get("content")
+			switch {
+			case c == nil:
+			case c.Type() == fastjson.TypeString:
+				s, _ := c.StringBytes()
+				t.Content = []json.RawMessage{textBlock(string(s))}
+				t.Blocks = []Block{{Type: "text"}}
+				if text {
+					t.Blocks[0].Text = string(s)
+				}
+			case c.Type() == fastjson.TypeArray:
+				for _, b := range c.GetArray() {
+					t.Content = append(t.Content, rawJSON(b))
+					if text {
+						t.Blocks = append(t.Blocks, decodeBlock(b))
+					} else {
+						t.Blocks = append(t.Blocks, Block{Type: string(strBytes(b, "type"))})
+					}
+				}
+			default:
+				t.Content = []json.RawMessage{rawJSON(c)}
+				t.Blocks = []Block{{Type: "unknown", Text: string(c.MarshalTo(nil))}}
+			}
+		}
+		if t.Role == "" {
+			t.Role = t.Type
+		}
+	case TypeSystem:
+		t.Role = "system"
+		if c := v.Get("content"); c != nil && c.Type() == fastjson.TypeString {
+			s, _ := c.StringBytes()
+			t.Content = []json.RawMessage{textBlock(string(s))}
+			t.Blocks = []Block{{Type: "text", Text: string(s)}}
+		}
+		if t.Subtype == SubtypeCompactBoundary {
+			t.LogicalParentUUID = string(strBytes(v, "logicalParentUuid"))
+			t.CompactMetadata = rawJSON(v.Get("compactMetadata"))
+		}
+		if t.Subtype == "api_error" {
+			if e := v.Get("error"); e != nil {
+				s := compactJSON(e)
+				t.Blocks = append(t.Blocks, Block{Type: "text", Text: s})
+			}
+		}
+	case TypeAttachment:
+		a := v.Get("attachment")
+		if a != nil {
+			t.Subtype = string(strBytes(a, "type"))
+			t.Content = []json.RawMessage{rawJSONWrap("attachment", a)}
+			t.Blocks = []Block{{Type: "attachment", Name: t.Subtype}}
+		}
+	}
+	if t.Content == nil {
+		t.Content = []json.RawMessage{}
+	}
+	return t, nil
+}
+
+func rawJSONWrap(kind string, v *fastjson.Value) json.RawMessage {
+	b := []byte(`{"type":"` + kind + `","` + kind + `":`)
+	b = v.MarshalTo(b)
+	b = append(b, '}')
+	return b
+}
+
+func compactJSON(v *fastjson.Value) string {
+	if v.Type() == fastjson.TypeString {
+		s, _ := v.StringBytes()
+		return string(s)
+	}
+	return string(v.MarshalTo(nil))
+}
+
+func decodeBlock(b *fastjson.Value) Block {
+	out := Block{Type: string(strBytes(b, "type")), Size: -1}
+	switch out.Type {
+	case "image":
+		out.MIME = string(strBytes(b, "source", "media_type"))
+		if d := strBytes(b, "source", "data"); d != nil {
+			out.Size = int64(len(d)) * 3 / 4
+		}
+	case "text":
+		out.Text = string(strBytes(b, "text"))
+	case "thinking":
+		out.Text = string(strBytes(b, "thinking"))
+	case "tool_use", "server_tool_use":
+		out.Name = string(strBytes(b, "name"))
+		out.ID = string(strBytes(b, "id"))
+		if in := b.Get("input"); in != nil {
+			out.Input = string(in.MarshalTo(nil))
+		}
+	case "tool_result":
+		out.ToolUseID = string(strBytes(b, "tool_use_id"))
+		out.IsError = boolField(b, "is_error")
+		c := b.Get("content")
+		switch {
+		case c == nil:
+		case c.Type() == fastjson.TypeString:
+			s, _ := c.StringBytes()
+			out.Text = string(s)
+		case c.Type() == fastjson.TypeArray:
+			for _, x := range c.GetArray() {
+				switch string(strBytes(x, "type")) {
+				case "text":
+					if out.Text != "" {
+						out.Text += "\n"
+					}
+					out.Text += string(strBytes(x, "text"))
+				case "image":
+					out.Text += "[image]"
+				}
+			}
+		}
+	}
+	return out
+}
