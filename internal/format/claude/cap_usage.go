@@ -1,0 +1,108 @@
+package claude
+
+import (
+	"os"
+	"time"
+
+	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/sessfmt"
+	"github.com/valyala/fastjson"
+)
+
+var _ sessfmt.Usager = (*Session)(nil)
+
+// UsageEvents streams the transcript once and gives, in file order, every
+// user prompt (a user record that is not only tool results, nor isMeta),
+// every assistant line (one line per content block: lines of one API
+// response share message.id and requestId, which form the Key), and every
+// cost-state record (totalCostUSD, a running total). Malformed lines are
+// skipped, as Claude Code and ccusage skip them.
+func (s *Session) UsageEvents(fn func(sessfmt.UsageEvent) error) error {
+	f, err := os.Open(s.ref.Path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := jsonl.NewReader(f)
+	for r.Next() {
+		rec := r.Record()
+		if rec.Kind != jsonl.Object || rec.Value == nil {
+			continue
+		}
+		ev, ok := claudeUsageEvent(rec.Value)
+		if !ok {
+			continue
+		}
+		if err := fn(ev); err != nil {
+			return err
+		}
+	}
+	return r.Err()
+}
+
+func claudeUsageEvent(v *fastjson.Value) (sessfmt.UsageEvent, bool) {
+	var ev sessfmt.UsageEvent
+	if t, err := time.Parse(time.RFC3339Nano, string(v.GetStringBytes("timestamp"))); err == nil {
+		ev.Time = t
+	}
+	ev.Sidechain = v.GetBool("isSidechain")
+	switch string(v.GetStringBytes("type")) {
+	case "cost-state":
+		c := v.Get("totalCostUSD")
+		if c == nil || c.Type() != fastjson.TypeNumber {
+			return ev, false
+		}
+		x := c.GetFloat64()
+		ev.Cost, ev.CostSource, ev.CostTotal = &x, "cost-state", true
+		return ev, true
+	case "user":
+		if v.GetBool("isMeta") {
+			return ev, false
+		}
+		m := v.Get("message")
+		if m == nil {
+			return ev, false
+		}
+		if c := m.Get("content"); c != nil && c.Type() == fastjson.TypeArray {
+			prompt := false
+			for _, b := range c.GetArray() {
+				if string(b.GetStringBytes("type")) != "tool_result" {
+					prompt = true
+				}
+			}
+			if !prompt {
+				return ev, false
+			}
+		}
+		ev.Role = "user"
+		return ev, true
+	case "assistant":
+		m := v.Get("message")
+		if m == nil {
+			return ev, false
+		}
+		ev.Role = "assistant"
+		ev.Model = string(m.GetStringBytes("model"))
+		if id := string(m.GetStringBytes("id")); id != "" {
+			ev.Key = id
+			if req := string(v.GetStringBytes("requestId")); req != "" {
+				ev.Key = id + ":" + req
+			}
+		}
+		if u := m.Get("usage"); u != nil && u.Type() == fastjson.TypeObject {
+			ev.Tokens = &sessfmt.Tokens{
+				Input:      u.GetInt64("input_tokens"),
+				Output:     u.GetInt64("output_tokens"),
+				CacheRead:  u.GetInt64("cache_read_input_tokens"),
+				CacheWrite: u.GetInt64("cache_creation_input_tokens"),
+			}
+		}
+		for _, b := range m.GetArray("content") {
+			if string(b.GetStringBytes("type")) == "tool_use" {
+				ev.Tools = append(ev.Tools, string(b.GetStringBytes("name")))
+			}
+		}
+		return ev, true
+	}
+	return ev, false
+}
