@@ -2,6 +2,8 @@
 //
 //	go run ./bench/gen -kind pi -size 1GB -out /tmp/x.jsonl
 //	go run ./bench/gen -kind pihome -sessions 2000 -size 2GB -out DIR
+//	go run ./bench/gen -kind tiny -lines 5000000 -out /tmp/tiny.jsonl   # pathological: 5M lines "{}"
+//	go run ./bench/gen -kind longline -size 200MB -out /tmp/line.jsonl  # pathological: one 200 MB line
 //
 // kind pi writes one pi (v3) session file of about -size bytes: a valid
 // header, then turns of user / assistant (thinking, text, toolCall) /
@@ -33,7 +35,8 @@ import (
 )
 
 func main() {
-	kind := flag.String("kind", "pi", "pi (one session file) or pihome (a home with many sessions)")
+	kind := flag.String("kind", "pi", "pi (one session file), pihome (a home with many sessions), tiny (a header and -lines lines \"{}\") or longline (a header, one user message line of -size bytes, a short reply)")
+	lines := flag.Int("lines", 5_000_000, "number of \"{}\" lines (tiny)")
 	sizeStr := flag.String("size", "1GB", "approximate total size (B, KB, MB, GB; powers of 1024)")
 	out := flag.String("out", "", "output file (pi) or directory (pihome)")
 	sessions := flag.Int("sessions", 2000, "number of sessions (pihome)")
@@ -47,6 +50,10 @@ func main() {
 	switch *kind {
 	case "pi":
 		err = writeSession(*out, size, *seed, "/home/bench/src/sessctl-bench", true)
+	case "tiny":
+		err = writeTiny(*out, *lines)
+	case "longline":
+		err = writeLongLine(*out, size)
 	case "pihome":
 		err = writeHome(*out, *sessions, size, *seed)
 	default:
@@ -425,4 +432,47 @@ func headerOf(path string) (id, ts string, err error) {
 		return "", "", fmt.Errorf("%s: no header", path)
 	}
 	return id, ts, nil
+}
+
+const pathoHeader = `{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00Z","cwd":"/x"}` + "\n"
+
+// writeTiny writes a header and n lines "{}" (objects without id or type:
+// entries to pi, each its own root).
+func writeTiny(path string, n int) error {
+	return writeFile(path, func(w *bufio.Writer) {
+		w.WriteString(pathoHeader)
+		for i := 0; i < n; i++ {
+			w.WriteString("{}\n")
+		}
+	})
+}
+
+// writeLongLine writes a header, one user message whose content is about
+// size bytes (lines of 1,000 letters joined by an escaped newline), and a
+// short assistant reply.
+func writeLongLine(path string, size int64) error {
+	return writeFile(path, func(w *bufio.Writer) {
+		w.WriteString(pathoHeader)
+		w.WriteString(`{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"`)
+		chunk := strings.Repeat("abcdefghij", 100) + `\n`
+		for n := int64(0); n < size; n += int64(len(chunk)) {
+			w.WriteString(chunk)
+		}
+		w.WriteString("\",\"timestamp\":1}}\n")
+		w.WriteString(`{"type":"message","id":"a2","parentId":"a1","timestamp":"2026-01-01T00:00:02Z","message":{"role":"assistant","content":[{"type":"text","text":"ok"}],"provider":"p","model":"m","timestamp":2}}` + "\n")
+	})
+}
+
+func writeFile(path string, fill func(w *bufio.Writer)) error {
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(fh, 1<<20)
+	fill(w)
+	if err := w.Flush(); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
 }

@@ -198,10 +198,10 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 	var err error
 	line := 0
 	for j := range order {
-		<-j.done
 		if err != nil {
-			continue // drain
+			continue // drain (a job the reader gave up on is never done)
 		}
+		<-j.done
 		b := j.batch
 		for i := range b.Records {
 			b.Records[i].Line += line

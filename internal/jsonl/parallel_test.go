@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -119,5 +120,20 @@ func TestParallelLarge(t *testing.T) {
 	want := readSerial(data)
 	for w := 1; w <= 4; w++ {
 		compareRecs(t, nil, want, readPar(t, data, w, 1<<20))
+	}
+}
+
+// TestParallelStopsOnError: an error from fn ends the read (no deadlock,
+// no further batches) and is returned.
+func TestParallelStopsOnError(t *testing.T) {
+	data := []byte(strings.Repeat(`{"type":"message"}`+"\n", 100_000))
+	stop := errors.New("stop")
+	calls := 0
+	err := ReadParallel(bytes.NewReader(data), ParallelOptions{Capture: fuzzCapture, ChunkSize: 4096}, func(b *Batch) error {
+		calls++
+		return stop
+	})
+	if err != stop || calls != 1 {
+		t.Fatalf("err %v after %d calls", err, calls)
 	}
 }
