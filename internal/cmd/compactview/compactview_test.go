@@ -8,6 +8,7 @@ import (
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/cmdutil/cmdtest"
 	"github.com/sessctl/sessctl/internal/sessfmt"
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,9 +22,10 @@ func factory(t *testing.T) *cmdutil.Factory {
 
 // run runs compact-view with argv, --json when jsonOut.
 func run(t *testing.T, jsonOut bool, argv ...string) (string, string, error) {
-	f, s := cmdtest.Factory(t, nil)
-	f.JSON = jsonOut
-	return cmdtest.Exec(compactview.NewCmd(f, nil), s, argv...)
+	if jsonOut {
+		argv = append([]string{"--json"}, argv...)
+	}
+	return cmdtest.Run(t, func(f *cmdutil.Factory) *cobra.Command { return compactview.NewCmd(f, nil) }, false, argv...)
 }
 
 func TestNewCmdFlags(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"github.com/sessctl/sessctl/internal/cmd/show"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/cmdutil/cmdtest"
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -24,17 +25,7 @@ func factory(t *testing.T) *cmdutil.Factory {
 
 // run runs show with argv on fake IO, stdout a terminal when tty.
 func run(t *testing.T, tty bool, argv ...string) (string, string, error) {
-	f, s := cmdtest.Factory(t, nil)
-	f.IO.SetStdoutTTY(tty)
-	var args []string
-	for _, a := range argv {
-		if a == "--json" {
-			f.JSON = true // the global flag
-			continue
-		}
-		args = append(args, a)
-	}
-	return cmdtest.Exec(show.NewCmd(f, nil), s, args...)
+	return cmdtest.Run(t, func(f *cmdutil.Factory) *cobra.Command { return show.NewCmd(f, nil) }, tty, argv...)
 }
 
 func TestNewCmdFlags(t *testing.T) {

@@ -69,3 +69,21 @@ func Copy(t testing.TB, dir, name string, elem ...string) string {
 	}
 	return p
 }
+
+// Run builds a command with newCmd on a fresh Factory (no environment) and
+// executes argv: stdout is a terminal when tty, and "--json" in argv sets
+// the root's global flag. It returns stdout, stderr and the error.
+func Run(t testing.TB, newCmd func(*cmdutil.Factory) *cobra.Command, tty bool, argv ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	f, s := Factory(t, nil)
+	f.IO.SetStdoutTTY(tty)
+	var args []string
+	for _, a := range argv {
+		if a == "--json" {
+			f.JSON = true
+			continue
+		}
+		args = append(args, a)
+	}
+	return Exec(newCmd(f), s, args...)
+}
