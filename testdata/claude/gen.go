@@ -179,6 +179,80 @@ func main() {
 	subagents()
 	longCwd()
 	sidechainOnly()
+	records2130()
+}
+
+// records2130 writes a transcript with every record type and field Claude
+// Code 2.1.330 writes (docs/formats.md lists them): check must find nothing,
+// show and tree must lose nothing, repair must keep every line.
+func records2130() {
+	g := newGen("12121212-0000-4000-8000-000000002130", cwd)
+	sid := g.sid
+	m := func(typ string, kv ...any) {
+		o := obj{"type": typ, "sessionId": sid}
+		for i := 0; i+1 < len(kv); i += 2 {
+			o[kv[i].(string)] = kv[i+1]
+		}
+		g.meta(o)
+	}
+	g.user(21300001, 0, "Start the 2.1.330 tour")
+	g.asst(21300002, 21300001, "msg_N1", text("Started."))
+	m("file-history-snapshot", "messageId", id(21300001), "snapshot", obj{"messageId": id(21300001), "trackedFileBackups": obj{}, "timestamp": g.at(1)}, "isSnapshotUpdate", false)
+	m("file-history-delta", "messageId", id(21300001), "delta", obj{"added": []string{}})
+	m("cost-state", "totalCostUSD", 0.01, "totalAPIDuration", 32, "modelUsage", obj{})
+	m("atis-latch", "atis", "")
+	m("mode", "mode", "normal")
+	m("permission-mode", "permissionMode", "default")
+	m("isolation-latch", "latched", false)
+	m("session-owner", "owner", "cli")
+	m("dev-mods", "mods", []string{})
+	m("memory-mode", "memoryMode", "auto")
+	m("tools-used", "tools", []string{"Bash"})
+	m("data-flow-records", "records", []string{})
+	m("data-flow-incomplete", "incomplete", false)
+	m("derived-from", "derivedFromSessionId", "12121212-0000-4000-8000-000000000001")
+	m("worktree-state", "worktreeSession", nil)
+	m("queue-operation", "operation", "enqueue", "timestamp", g.at(3), "content", "later")
+	m("content-replacement", "replacements", []string{})
+	m("api-request-shape", "requestId", "req_1", "shape", obj{})
+	m("api-request-blob", "requestId", "req_1", "blob", "")
+	m("api-request", "requestId", "req_1", "timestamp", g.at(3))
+	m("api-request-resumed", "requestId", "req_1")
+	m("fork-context-ref", "ref", "x")
+	m("observer-ref", "ref", "y")
+	m("frame-link", "frame", "z")
+	m("resume-head-vouch", "vouch", "sha")
+	m("artifact-comment-monitor", "monitor", obj{})
+	m("artifact-autoreact-ledger", "ledger", obj{})
+	m("history-suppression", "suppressed", false)
+	m("attribution-snapshot", "messageId", id(21300002), "surface", "cli", "fileStates", obj{})
+	m("bridge-session", "bridgeSessionId", "b1", "lastSequenceNum", 3)
+	m("pr-link", "prNumber", 7, "prUrl", "https://example.com/pr/7", "prRepository", "o/r", "timestamp", g.at(3))
+	m("agent-name", "agentName", "tour")
+	m("agent-color", "agentColor", "blue")
+	m("agent-setting", "agentSetting", "default")
+	m("ended-by-model", "timestamp", g.at(3))
+	g.meta(obj{"type": "line-withheld", "bytes": 123456})
+	g.sys(21300003, 21300002, "api_retry", "content", "retrying", "retryAttempt", 1)
+	g.sys(21300004, 21300003, "turn_duration", "durationMs", 1200, "messageCount", 2)
+	g.sys(21300005, 21300004, "rewind_stand_in", "content", "", "source_uuid", id(21300002))
+	g.add(g.env("attachment", id(21300006), id(21300005), g.ts(), "attachment", obj{"type": "date_change", "newDate": "2025-10-02"}))
+	g.user(21300007, 21300006, "Rewind and try again", "rewindAnchorUuid", id(21300002))
+	g.asst(21300008, 21300007, "msg_N2", text("Tried again."))
+	m("last-prompt", "lastPrompt", "Rewind and try again", "leafUuid", id(21300008), "rewound", true, "cutUuid", id(21300003))
+	g.sys(21300009, 0, "compact_boundary", "content", "Conversation compacted", "logicalParentUuid", id(21300008),
+		"compactMetadata", obj{"trigger": "auto", "preTokens": 1000, "preservedMessages": obj{"anchorUuid": id(21300010), "uuids": []string{id(21300007), id(21300008)}}})
+	g.user(21300010, 21300009, "Summary of the tour so far.", "isCompactSummary", true, "isVisibleInTranscriptOnly", true)
+	g.user(21300011, 21300010, "Summary of the tour so far.", "isCompactSummary", true, "isVisibleInTranscriptOnly", true, "repeatsCompactSummary", true)
+	g.user(21300012, 21300011, "Move to the api folder")
+	g.asst(21300013, 21300012, "msg_N3", text("Moved."))
+	m("relocated", "relocatedCwd", cwd+"/api")
+	m("custom-title", "customTitle", "2.1.330 tour")
+	m("ai-title", "aiTitle", "Tour of new records")
+	m("tag", "tag", "tour")
+	m("last-prompt", "lastPrompt", "Move to the api folder", "leafUuid", id(21300013))
+	m("continued-in", "continuedInSessionId", "12121212-0000-4000-8000-000000002131")
+	g.write("shapes/records-2.1.330.jsonl")
 }
 
 // a session file holding only sidechain records (an inline side question):

@@ -131,6 +131,11 @@ type Metadata struct {
 	// Counts counts metadata lines by type (re-appends included).
 	Counts map[string]int `json:"counts,omitempty"`
 
+	// ContinuedIn is the continuedInSessionId of the last continued-in line.
+	ContinuedIn string `json:"continuedIn,omitempty"`
+	// RelocatedCwd is the relocatedCwd of the last relocated line.
+	RelocatedCwd string `json:"relocatedCwd,omitempty"`
+
 	lastSummary string // text of the last summary line with text
 }
 
@@ -257,6 +262,8 @@ func Open(path string) (*File, error) {
 	f.ra = fh
 	f.closer = fh
 	f.checkSessionName()
+	f.checkSideFiles()
+	sortProblems(f.problems)
 	return f, nil
 }
 

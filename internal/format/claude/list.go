@@ -72,8 +72,12 @@ type Info struct {
 	// appended a session's summary to the next session's file, so a lister
 	// titles a session with any file's summary whose leafUuid is its
 	// LastUUID.
-	LastUUID  string            `json:"lastUuid,omitempty"`
-	Summaries map[string]string `json:"summaries,omitempty"`
+	LastUUID string `json:"lastUuid,omitempty"`
+	// ContinuedIn is the session this one was resumed into (continued-in),
+	// RelocatedCwd the folder /cd moved it to (relocated); from the tail.
+	ContinuedIn  string            `json:"continuedIn,omitempty"`
+	RelocatedCwd string            `json:"relocatedCwd,omitempty"`
+	Summaries    map[string]string `json:"summaries,omitempty"`
 }
 
 // ListInfo reads the first and last 64 KiB of a session file (the whole file
@@ -133,6 +137,7 @@ func ListInfo(path string) (*Info, error) {
 	info.SidechainOnly = ls.side && !ls.main
 	info.Messages = ls.messages
 	info.LastUUID = ls.lastUUID
+	info.ContinuedIn, info.RelocatedCwd = ls.continuedIn, ls.relocated
 	for _, sl := range ls.summaries {
 		if info.Summaries == nil {
 			info.Summaries = map[string]string{}
@@ -151,6 +156,7 @@ type liteScan struct {
 	firstPrompt, lastPrompt, tag string
 	command                      string // first slash command or bash input, used when no prompt follows
 	summary                      string
+	continuedIn, relocated       string
 	customTitle, aiTitle         string
 	customSet, aiSet             bool
 	summaries                    []summaryLine
@@ -245,6 +251,14 @@ func (ls *liteScan) scan(buf []byte, head bool) {
 				if !head {
 					ls.tagSet = true
 				}
+			}
+		case "continued-in":
+			if x := strBytes(v, "continuedInSessionId"); len(x) > 0 {
+				ls.continuedIn = string(x)
+			}
+		case "relocated":
+			if x := strBytes(v, "relocatedCwd"); len(x) > 0 {
+				ls.relocated = string(x)
 			}
 		case "task-summary":
 			// the SDK reads the last "summary" field of the tail, whatever the line's type

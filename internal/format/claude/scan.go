@@ -239,6 +239,10 @@ func (f *File) scanMeta(tp *top, lr *lineRec, t string) {
 		if t := tp.str(kSummary); len(t) > 0 {
 			f.Meta.lastSummary = string(t)
 		}
+	case "continued-in":
+		f.Meta.ContinuedIn = string(tp.str(kContinuedIn))
+	case "relocated":
+		f.Meta.RelocatedCwd = string(tp.str(kRelocatedCwd))
 	case "task-summary":
 		if t := tp.str(kSummary); len(t) > 0 {
 			f.Meta.lastSummary = string(t)
@@ -299,6 +303,8 @@ const (
 	kMode
 	kLastPrompt
 	kExplicit
+	kContinuedIn
+	kRelocatedCwd
 	nTopKeys
 )
 
@@ -358,6 +364,10 @@ func (t *top) visit(k []byte, x *fastjson.Value) {
 		t.v[kLastPrompt] = x
 	case "explicit":
 		t.v[kExplicit] = x
+	case "continuedInSessionId":
+		t.v[kContinuedIn] = x
+	case "relocatedCwd":
+		t.v[kRelocatedCwd] = x
 	}
 }
 

@@ -35,6 +35,7 @@ var severity = map[string]problem.Severity{
 	ProbEmpty:           problem.Warning,
 	ProbUnpairedToolUse: problem.Warning,
 	ProbOrphanResult:    problem.Warning,
+	ProbCompactTemp:     problem.Warning,
 }
 
 // Severity returns the severity of a problem code.
@@ -290,6 +291,7 @@ func (f *File) CompactView(leaf string) (*model.CompactView, error) {
 
 // fixes are one-line hints of the fix for each problem code.
 var fixes = map[string]string{
+	ProbCompactTemp:     "delete the .compact.tmp file once no Claude Code process has the session open",
 	ProbTornTail:        "cut the torn last line (a crash mid-write); everything before it is intact",
 	ProbNULRun:          "remove the NUL-filled line; Claude Code before 2.1.121 stopped reading at it",
 	ProbMalformed:       "remove or repair the line; Claude Code skips it silently",
