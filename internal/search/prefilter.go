@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"io"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -141,24 +142,23 @@ func rarest(s []byte) int {
 	return best
 }
 
-// byteRank is a rough frequency rank: higher is more common.
+// byteRank is a rough frequency rank in transcripts (JSON of English text,
+// code, ids and timestamps): higher is more common.
 func byteRank(c byte) int {
-	const common = " etaoinsrhldcumfpgwybvkxjqz"
-	c = lower(c)
+	const letters = "etaoinsrhldcumfpgwybvkxjqz" // English, most common first
 	switch {
 	case c >= 0x80:
-		return 5
-	case c == '"' || c == ':' || c == ',' || c == '{' || c == '}':
+		return 30
+	case c == '"' || c == ':' || c == ',' || c == '{' || c == '}' || c == ' ':
 		return 200
-	case c >= '0' && c <= '9':
-		return 60
+	case c >= '0' && c <= '9', c == '-', c == '.', c == '_', c == '/', c == '\\':
+		return 150
+	case c >= 'a' && c <= 'z':
+		return 140 - 4*strings.IndexByte(letters, c)
+	case c >= 'A' && c <= 'Z':
+		return 100 - 4*strings.IndexByte(letters, c+32)
 	}
-	for i := 0; i < len(common); i++ {
-		if common[i] == c {
-			return 100 - i
-		}
-	}
-	return 20
+	return 40
 }
 
 // Literal is the run of the pattern the prefilter looks for (lowered when
@@ -174,22 +174,13 @@ func (p *Prefilter) Candidate(raw []byte) bool {
 // from, or -1.
 func (p *Prefilter) next(b []byte, from int) int {
 	s := p.s
-	if !p.fold {
-		if from > len(b) {
-			return -1
-		}
-		i := bytes.Index(b[from:], s)
-		if i < 0 {
-			return -1
-		}
-		return from + i
-	}
+	// Look for the rarest byte of s (both cases when folding) with
+	// IndexByte, which is vectorised, then compare s around it.
 	rc := s[p.rare]
 	uc := rc
-	if 'a' <= rc && rc <= 'z' {
+	if p.fold && 'a' <= rc && rc <= 'z' {
 		uc = rc - 32
 	}
-	// i: candidate position of the rare byte.
 	nextL, nextU := -2, -2
 	pos := from + p.rare
 	for {
@@ -210,8 +201,14 @@ func (p *Prefilter) next(b []byte, from int) int {
 			return -1
 		}
 		start := at - p.rare
-		if start >= from && start+len(s) <= len(b) && foldEqual(b[start:start+len(s)], s) {
-			return start
+		if start >= from && start+len(s) <= len(b) {
+			if p.fold {
+				if foldEqual(b[start:start+len(s)], s) {
+					return start
+				}
+			} else if bytes.Equal(b[start:start+len(s)], s) {
+				return start
+			}
 		}
 		pos = at + 1
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -357,6 +358,9 @@ func discovered(opts *Options) ([]search.Target, error) {
 		sopts.Cache = ""
 	}
 	sopts.Agents = opts.Agents
+	if opts.Since == "" && opts.Project == "" && opts.AllProjects {
+		return quickTargets(opts, sopts), nil
+	}
 	res := discover.Scan(sopts)
 	stored, warns := discover.ListStores(sopts)
 	res.Sessions, res.Warnings = append(res.Sessions, stored...), append(res.Warnings, warns...)
@@ -470,4 +474,103 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 		return now.Add(-d), nil
 	}
 	return time.Time{}, fmt.Errorf("invalid --since %q: use a duration (30m, 12h, 7d, 2w) or a date (2026-01-31 or RFC 3339)", s)
+}
+
+// quickTargets lists the sessions to search without summarising them when
+// no filter needs a summary (no --since, no --project): the files list
+// finds, with the list cache's agent, id and title where the cache is fresh
+// for a file (and its sidechain verdict). A file the cache does not know is
+// searched as it is; its title is read only if it has a hit. Claude Code
+// subagent transcripts (<session>/subagents/) are left out unless --all, as
+// list leaves sidechain-only files out.
+func quickTargets(opts *Options, sopts discover.Options) []search.Target {
+	warn := func(p string, err error) {
+		if !opts.IO.Quiet() {
+			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %s\n", render.EscapeLine(p), render.EscapeLine(err.Error()))
+		}
+	}
+	var cache *discover.Cache
+	if sopts.Cache != "" {
+		cache = discover.LoadCache(sopts.Cache)
+	}
+	type item struct {
+		t   search.Target
+		mod time.Time
+	}
+	var items []item
+	seenRoot := map[string]bool{}
+	seenFile := map[string]bool{}
+	for _, r := range discover.DefaultRoots(sopts.Env, sopts.Agents, sopts.Extra) {
+		prov, ok := discover.Lookup(r.Agent)
+		if !ok || prov.Files == nil {
+			continue
+		}
+		st, err := os.Stat(r.Path)
+		if err != nil || !st.IsDir() {
+			if r.Explicit {
+				warn(r.Path, fmt.Errorf("%s root (from %s) is not a readable folder", r.Agent, r.Source))
+			}
+			continue
+		}
+		real, err := filepath.EvalSymlinks(r.Path)
+		if err != nil {
+			real = r.Path
+		}
+		if seenRoot[real] {
+			continue
+		}
+		seenRoot[real] = true
+		for _, p := range prov.Files(r.Path, warn) {
+			fst, err := os.Stat(p)
+			if err != nil || !fst.Mode().IsRegular() {
+				continue
+			}
+			if rp, err := filepath.EvalSymlinks(p); err == nil {
+				if seenFile[rp] {
+					continue
+				}
+				seenFile[rp] = true
+			}
+			t := search.Target{Agent: r.Agent, Ref: sessfmt.Ref{Format: prov.Format, Agent: r.Agent, Path: p}}
+			mod := fst.ModTime()
+			if cache != nil {
+				if s := cache.Get(p, fst, prov); s != nil {
+					if s.Sidechain && !opts.All {
+						continue
+					}
+					t.ID, t.Title, mod = s.ID, s.Title, s.Modified
+				}
+			}
+			if t.ID == "" && !opts.All && strings.Contains(filepath.ToSlash(p), "/subagents/") {
+				continue
+			}
+			if opts.Factory.Registry.Format(prov.Format) == nil {
+				ref, err := opts.Factory.Registry.Resolve(p)
+				if err != nil {
+					warn(p, err)
+					continue
+				}
+				t.Ref = ref
+			}
+			items = append(items, item{t, mod})
+		}
+	}
+	stored, warns := discover.ListStores(sopts)
+	for _, w := range warns {
+		warn(w.Path, w.Err)
+	}
+	for _, s := range stored {
+		ref, err := opts.Factory.Registry.Resolve(s.Path)
+		if err != nil {
+			warn(s.Path, err)
+			continue
+		}
+		items = append(items, item{search.Target{Ref: ref, Agent: s.Agent, ID: s.ID, Title: s.Title}, s.Modified})
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].mod.After(items[j].mod) })
+	out := make([]search.Target, len(items))
+	for i := range items {
+		out[i] = items[i].t
+	}
+	return out
 }
