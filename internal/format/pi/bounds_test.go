@@ -3,6 +3,7 @@ package pi
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -92,6 +93,45 @@ func TestIndexBytesPerEntry(t *testing.T) {
 	if marginal > 180 {
 		t.Errorf("allocated %.0f bytes per additional entry, budget 180", marginal)
 	}
+}
+
+// An index of entries with ids: on top of the 76 bytes of the arrays, each
+// unique id costs its string and its place in the id map. Measured on pi
+// ids (8 hex digits) chained by parentId; the figure is in
+// docs/benchmarks.md.
+func TestIndexBytesPerEntryWithIDs(t *testing.T) {
+	const n = 400_000
+	p := filepath.Join(t.TempDir(), "ids.jsonl")
+	fh, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(fh)
+	w.WriteString(header)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(w, `{"type":"message","id":"%08x","parentId":"%08x","message":{"role":"user"}}`+"\n", i+1, i)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	fh.Close()
+	_, r, f := measure(func() any {
+		f, err := Open(p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	})
+	file := f.(*File)
+	if len(file.Entries) != n || file.Index.Parent(n-1) != n-2 {
+		t.Fatalf("%d entries", len(file.Entries))
+	}
+	kept := float64(r) / n
+	t.Logf("kept %.0f bytes per entry with an 8-character id", kept)
+	if kept > 150 {
+		t.Errorf("kept %.0f bytes per entry, budget 150", kept)
+	}
+	runtime.KeepAlive(f)
 }
 
 // Drawing the tree of many tiny lines (every one a root) allocates a few
