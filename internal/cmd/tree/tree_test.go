@@ -130,3 +130,18 @@ func TestRunClaudeLeafModes(t *testing.T) {
 	assert.Contains(t, errOut, "(marking last-prompt; --leaf-mode picks another)")
 	assert.Equal(t, 1, strings.Count(errOut, "leaf modes disagree"), errOut)
 }
+
+// An OpenClaw database session: the tree and its JSON name the db#id
+// reference (never the temporary pi file), and its title is the row's.
+func TestRunOpenClawDB(t *testing.T) {
+	ref := testdata(t, "openclaw", "sqlite-state", "agents", "ops", "agent", "openclaw-agent.sqlite") + "#c2"
+	out, errOut, err := run(t, false, ref)
+	require.NoError(t, err, errOut)
+	assert.True(t, strings.HasPrefix(out, "pi session c2 · Ops · 1 entries\n"), out)
+	js, _, err := run(t, false, "--json", ref)
+	require.NoError(t, err)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal([]byte(js), &doc))
+	assert.Equal(t, ref, doc["path"])
+	assert.NotContains(t, js+errOut, "sessctl-openclaw-")
+}
