@@ -2,6 +2,8 @@ package claude
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
@@ -15,10 +17,32 @@ var _ sessfmt.Usager = (*Session)(nil)
 // user prompt (a user record that is not only tool results, nor isMeta),
 // every assistant line (one line per content block: lines of one API
 // response share message.id and requestId, which form the Key), and every
-// cost-state record (totalCostUSD, a running total). Malformed lines are
+// cost-state record (totalCostUSD, a running total). Then, for a main
+// transcript, the same for each of its subagent transcripts
+// (<session>/subagents/**/agent-*.jsonl and older agent-*.jsonl files beside
+// it): their requests were made for this session. Malformed lines are
 // skipped, as Claude Code and ccusage skip them.
 func (s *Session) UsageEvents(fn func(sessfmt.UsageEvent) error) error {
-	f, err := os.Open(s.ref.Path)
+	if err := claudeUsageFile(s.ref.Path, fn); err != nil {
+		return err
+	}
+	if strings.HasPrefix(filepath.Base(s.ref.Path), "agent-") {
+		return nil
+	}
+	subs, err := FindSubagents(s.ref.Path)
+	if err != nil {
+		return err
+	}
+	for _, sf := range subs {
+		if err := claudeUsageFile(sf.Path, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func claudeUsageFile(path string, fn func(sessfmt.UsageEvent) error) error {
+	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Regenerates the ccusage expectations for testdata/stats/claude-home (see
+# docs/stats.md). Needs node and npm; installs ccusage under /tmp, never in
+# the repository, and runs it without network. Run from the repository root.
+set -eu
+V=20.0.24
+D=/tmp/sessctl-ccusage-$V
+if [ ! -x "$D/node_modules/.bin/ccusage" ]; then
+	mkdir -p "$D"
+	(cd "$D" && npm install --no-save "ccusage@$V" "@ccusage/ccusage-linux-x64@$V" >/dev/null)
+fi
+H="$PWD/testdata/stats/claude-home"
+for report in daily session; do
+	CLAUDE_CONFIG_DIR="$H" unshare -n "$D/node_modules/.bin/ccusage" claude "$report" --json --offline --timezone UTC \
+		> "testdata/stats/ccusage-$report.json"
+done
