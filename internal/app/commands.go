@@ -11,6 +11,7 @@ import (
 	repaircmd "github.com/sessctl/sessctl/internal/cmd/repair"
 	searchcmd "github.com/sessctl/sessctl/internal/cmd/search"
 	"github.com/sessctl/sessctl/internal/cmd/show"
+	statscmd "github.com/sessctl/sessctl/internal/cmd/stats"
 	"github.com/sessctl/sessctl/internal/cmd/tree"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/spf13/cobra"
@@ -24,6 +25,7 @@ func init() {
 	register(func(f *cmdutil.Factory) *cobra.Command { return compactview.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return exportcmd.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return searchcmd.NewCmd(f, nil) })
+	register(func(f *cmdutil.Factory) *cobra.Command { return statscmd.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := check.NewCmd(f, nil); c.GroupID = "write"; return c })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := repaircmd.NewCmd(f, nil); c.GroupID = "write"; return c })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := forkcmd.NewCmd(f, nil); c.GroupID = "write"; return c })
