@@ -83,9 +83,10 @@ type group struct {
 	costs    map[string]bool
 	costSum  float64
 	hasCost  bool
-	// running: a running-total cost (cost-state) counted here covers the
-	// group's responses.
-	running bool
+	// running: sessions with a running-total cost (cost-state) here, which
+	// covers their responses; uncosted: sessions with responses that have
+	// tokens and no cost of their own.
+	running, uncosted map[string]bool
 }
 
 type span struct{ first, last time.Time }
@@ -155,7 +156,7 @@ func (a *Aggregator) group(s Session, ev sessfmt.UsageEvent) *group {
 	g := a.groups[k]
 	if g == nil {
 		g = &group{row: Row{By: a.by, Group: k, ToolCalls: map[string]int{}}, sessions: map[string]*span{},
-			costs: map[string]bool{}}
+			costs: map[string]bool{}, running: map[string]bool{}, uncosted: map[string]bool{}}
 		if a.by == BySession {
 			g.row.Group, g.row.Agent, g.row.Project, g.row.Ref = s.ID, s.Agent, s.Project, s.Ref
 		}
@@ -212,7 +213,7 @@ func (a *Aggregator) Add(s Session, ev sessfmt.UsageEvent) {
 			}
 			a.running[sk] = *ev.Cost
 			g.costSum += d
-			g.running = true
+			g.running[sk] = true
 		}
 	}
 	switch ev.Role {
@@ -249,7 +250,7 @@ func (a *Aggregator) Add(s Session, ev sessfmt.UsageEvent) {
 	if ev.Cost != nil && !ev.CostTotal {
 		g.costSum += *ev.Cost
 	} else if tk.Total() > 0 {
-		r.CostPartial = true
+		g.uncosted[sk] = true
 	}
 	if ev.Key != "" {
 		a.seen[ev.Key] = &response{g: g, tokens: tk}
@@ -286,14 +287,16 @@ func (a *Aggregator) Rows() []Row {
 			}
 		}
 		r.WallSeconds = r.Wall.Seconds()
+		for sk := range g.uncosted {
+			// a running total stands for its whole session: responses
+			// without their own cost are covered by it
+			if !g.running[sk] {
+				r.CostPartial = true
+			}
+		}
 		if g.hasCost {
 			c := g.costSum
 			r.Cost = &c
-			if g.running {
-				// a running total stands for the whole session: responses
-				// without their own cost are covered by it.
-				r.CostPartial = false
-			}
 			for s := range g.costs {
 				r.CostSources = append(r.CostSources, s)
 			}
