@@ -472,6 +472,12 @@ func subagents() {
 	s.writeRaw(dir+s.sid+"/subagents/agent-a1.meta.json", string(metaJSON)+"\n")
 	sub("b2", 13200001, s.sid+"/subagents/agent-b2.jsonl")
 	sub("c3", 13300001, s.sid+"/subagents/agent-c3.jsonl")
+	// a compaction subagent: its first record hangs on the session's last
+	// record, which is in the parent file (how Claude Code writes them)
+	c := newGen(s.sid, cwd)
+	c.add(strings.Replace(c.env("user", id(13600001), id(13000006), c.ts(), "agentId", "acompact-5e6f", "message", obj{"role": "user", "content": "Summarise the conversation so far."}), `"isSidechain":false`, `"isSidechain":true`, 1))
+	c.add(strings.Replace(c.env("assistant", id(13600002), id(13600001), c.ts(), "agentId", "acompact-5e6f", "message", obj{"id": "msg_cmp", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929", "content": []obj{text("Summary: code reviewed, docs need a changelog.")}}), `"isSidechain":false`, `"isSidechain":true`, 1))
+	c.write(dir + s.sid + "/subagents/agent-acompact-5e6f.jsonl")
 
 	// legacy layout: agent file beside an older session
 	o := newGen("dddddddd-0000-4000-8000-000000000002", cwd)

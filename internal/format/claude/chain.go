@@ -2,6 +2,7 @@ package claude
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 )
 
@@ -163,6 +164,11 @@ func (f *File) Walk(leaf string, acrossCompactions bool) (*Path, error) {
 		if par >= 0 && !visited[par] {
 			cur = par
 			continue
+		}
+		if par < 0 && f.externalParentOf(cur) {
+			p.warn(f, WarnParentInSession, cur, "parent %s is a record of the parent session %s; the subagent's conversation starts here",
+				short(f.ids.str(f.effPar[cur])), filepath.Base(f.ParentSession))
+			break
 		}
 		if f.effPar[cur] < 0 && par < 0 {
 			break // a root

@@ -93,7 +93,10 @@ func TestSubagentLayouts(t *testing.T) {
 	for _, s := range subs.Files {
 		byID[s.AgentID] = s
 	}
-	require.Len(t, byID, 3, "legacy agent file of the other session is not included")
+	require.Len(t, byID, 4, "legacy agent file of the other session is not included")
+	assert.Equal(t, 0, byID["acompact-5e6f"].Problems, "a compaction subagent hanging on the parent session is healthy")
+	assert.Equal(t, LinkParentUUID, byID["acompact-5e6f"].Link)
+	assert.Equal(t, id(13000006), byID["acompact-5e6f"].ParentUUID)
 	assert.Equal(t, LinkMetaToolUseID, byID["a1"].Link)
 	assert.Equal(t, id(13000002), byID["a1"].ParentUUID)
 	assert.Equal(t, "Review code", byID["a1"].Description)
@@ -113,6 +116,8 @@ func TestSubagentLayouts(t *testing.T) {
 			assert.Equal(t, []string{"a1"}, n.Subagents)
 		case id(13000003):
 			assert.Equal(t, []string{"b2"}, n.Subagents)
+		case id(13000006):
+			assert.Equal(t, []string{"acompact-5e6f"}, n.Subagents, "the compaction subagent hangs on the record it names")
 		default:
 			assert.Empty(t, n.Subagents)
 		}

@@ -151,6 +151,11 @@ type recordedLeaf struct {
 type File struct {
 	Path string
 	Size int64
+	// ParentSession is, for a subagent transcript, the session transcript
+	// it belongs to (see ParentSessionOf); "" otherwise.
+	ParentSession string
+
+	external map[int32]bool // id numbers of parents found in ParentSession
 
 	ra      io.ReaderAt
 	closer  io.Closer
@@ -263,6 +268,7 @@ func Open(path string) (*File, error) {
 	f.closer = fh
 	f.checkSessionName()
 	f.checkSideFiles()
+	f.resolveSubagentParents()
 	sortProblems(f.problems)
 	return f, nil
 }

@@ -22,6 +22,9 @@ const (
 const (
 	LinkMetaToolUseID = "meta.toolUseId"
 	LinkResultAgentID = "toolUseResult.agentId"
+	// LinkParentUUID: the subagent's first records hang on a record of the
+	// session (compaction subagents); ParentUUID is that record.
+	LinkParentUUID = "parentUuid"
 )
 
 // SubagentFile is one subagent transcript of a session.
@@ -37,6 +40,9 @@ type SubagentFile struct {
 	ParentUUID string
 	ParentLine int
 	Link       string
+	// AnchorUUID is the session record the subagent's first records name
+	// as parent (compaction subagents), "" when none.
+	AnchorUUID string
 	Messages   int
 	Lines      int
 	Problems   int
@@ -145,6 +151,7 @@ func FindSubagents(sessionPath string) ([]SubagentFile, error) {
 		s.Messages = sf.Messages()
 		s.Lines = sf.Lines()
 		s.Problems = len(sf.problems)
+		s.AnchorUUID = sf.anchorUUID()
 		s.FirstTime, s.LastTime = fmtTS(sf.firstTS), fmtTS(sf.lastTS)
 		if a := sf.agentID(); a != "" && s.Layout == LayoutLegacy {
 			s.AgentID = a
@@ -212,6 +219,11 @@ func (f *File) LinkSubagents(files []SubagentFile) *Subagents {
 			}
 		}
 		if id == "" || !f.hasToolUse(id) {
+			if nd := f.nodeByUUID(s.AnchorUUID); s.AnchorUUID != "" && nd >= 0 {
+				s.ParentUUID = s.AnchorUUID
+				s.ParentLine = int(f.lines[f.nLast[nd]].ln)
+				s.Link = LinkParentUUID
+			}
 			continue
 		}
 		li := f.toolUse[id]

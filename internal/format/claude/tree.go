@@ -61,6 +61,9 @@ type TreeNode struct {
 	PreTokens            int64  // compactMetadata.preTokens
 	// Bridged: the stored parentUuid is a progress line.
 	Bridged bool
+	// ParentInSession: a subagent record whose parent is a record of the
+	// parent session (ParentID names it).
+	ParentInSession bool
 	// Children in file order.
 	Children []int
 	// Fork labels a node with several children.
@@ -148,6 +151,9 @@ func (f *File) Tree(m LeafMode) (*Tree, error) {
 		i := int(pos[nd])
 		p := f.parent[nd]
 		switch {
+		case p < 0 && f.externalParentOf(int32(nd)):
+			t.Roots = append(t.Roots, i) // its parent is in the parent session: not an orphan
+			t.Nodes[i].ParentInSession = true
 		case p < 0 && f.effPar[nd] >= 0:
 			t.Orphans = append(t.Orphans, i)
 			t.Roots = append(t.Roots, i)

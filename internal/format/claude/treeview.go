@@ -91,15 +91,26 @@ func (f *File) View(t *Tree, subs *Subagents) *TreeView {
 		v.files = append(v.files, sf)
 		fi := len(v.files) - 1
 		parent, linked := index[s.ParentUUID]
+		anchored := s.Link == LinkParentUUID
 		if s.ParentUUID == "" || !linked {
+			// a subagent whose first records hang on records of this session
+			// (compaction subagents) is drawn there
+			if at, ok := sessionAnchor(st, index); ok {
+				parent, linked, anchored = at, true, true
+			}
+		}
+		if !linked {
+			// one active leaf per tree: the group is drawn without its own
 			g := GroupView{Title: subagentTitle(s, "subagent not linked to a tool call"), Tree: &model.Tree{Leaf: -1}}
-			g.Tree.Roots = appendTree(g.Tree, &g.src, st, fi, true)
-			g.Tree.Leaf = st.Leaf
+			g.Tree.Roots = appendTree(g.Tree, &g.src, st, fi, false)
 			v.Groups = append(v.Groups, g)
 			continue
 		}
 		sroots := appendTree(v.Tree, &v.src, st, fi, false)
 		mark := "agent " + s.AgentID
+		if anchored && strings.HasPrefix(s.AgentID, "acompact") {
+			mark = "compaction subagent " + s.AgentID
+		}
 		if s.Description != "" {
 			mark += ": " + s.Description
 		}
@@ -108,7 +119,7 @@ func (f *File) View(t *Tree, subs *Subagents) *TreeView {
 		}
 		// subagents first, so the main conversation stays the continuation
 		v.Tree.Nodes[parent].Children = append(append([]int(nil), sroots...), v.Tree.Nodes[parent].Children...)
-		if v.Tree.Nodes[parent].Label == "" {
+		if v.Tree.Nodes[parent].Label == "" && !anchored {
 			v.Tree.Nodes[parent].Label = "spawns subagent"
 		}
 	}
@@ -246,3 +257,17 @@ func joinInts(xs []int) string {
 // ("" = the last-prompt leaf): for each boundary, Hidden is what it takes
 // out of the context, Kept its preserved segment (when Claude Code relinks
 // it) and After what follows it. The last boundary is the one in effect.
+
+// sessionAnchor finds the main-tree node a subagent tree hangs on: the
+// record of the session that the subagent's first root names as parent.
+func sessionAnchor(st *Tree, index map[string]int) (int, bool) {
+	for _, r := range st.Roots {
+		n := &st.Nodes[r]
+		if n.ParentInSession {
+			if at, ok := index[n.ParentID]; ok {
+				return at, true
+			}
+		}
+	}
+	return 0, false
+}
