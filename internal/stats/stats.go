@@ -12,6 +12,7 @@ package stats
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"time"
 
@@ -295,7 +296,7 @@ func (a *Aggregator) Rows() []Row {
 			}
 		}
 		if g.hasCost {
-			c := g.costSum
+			c := roundCost(g.costSum)
 			r.Cost = &c
 			for s := range g.costs {
 				r.CostSources = append(r.CostSources, s)
@@ -351,6 +352,7 @@ func Sum(rows []Row) Row {
 	t.Total = t.Tokens.Total()
 	t.WallSeconds = t.Wall.Seconds()
 	if hasCost {
+		cost = roundCost(cost)
 		t.Cost = &cost
 	}
 	for s := range srcs {
@@ -359,3 +361,7 @@ func Sum(rows []Row) Row {
 	sort.Strings(t.CostSources)
 	return t
 }
+
+// roundCost drops the noise of adding binary fractions (0.0035 + 0.009 is
+// 0.012499999999999999): costs are kept to 1e-10 USD.
+func roundCost(c float64) float64 { return math.Round(c*1e10) / 1e10 }
