@@ -175,7 +175,7 @@ func TestDerivedFilesTakeSessionOwner(t *testing.T) {
 	}
 	sawJournal := false
 	checkpoint = func(step string) {
-		if step == "journal:published" {
+		if step == "journal-written" {
 			for _, j := range journals(t, p) {
 				owned(j)
 				sawJournal = true
@@ -272,7 +272,7 @@ func TestCrashStepsThenRetry(t *testing.T) {
 	require.NoError(t, os.WriteFile(p, orig, 0o600))
 	all, stopped := crashAt(p, -1, Options{})
 	require.False(t, stopped)
-	want := []string{"journal:temp-synced", "journal:published", "session:temp-synced", "session:backup-made",
+	want := []string{"journal-written", "session:temp-synced", "session:backup-made",
 		"session:published", "sidecar:temp-synced", "sidecar:published", "journal-removed"}
 	require.Equal(t, want, all)
 	for k := range all {
@@ -282,7 +282,7 @@ func TestCrashStepsThenRetry(t *testing.T) {
 			p := filepath.Join(dir, "s.jsonl")
 			require.NoError(t, os.WriteFile(p, orig, 0o600))
 			require.NoError(t, os.WriteFile(SidecarPath(p), []byte(prior), 0o600))
-			_, stopped := crashAt(p, k, Options{NoBackup: k%2 == 0})
+			_, stopped := crashAt(p, k, Options{})
 			require.True(t, stopped, name)
 			require.Equal(t, journals(t, p), PendingJournals(p), name)
 			if k2 >= 0 {

@@ -33,6 +33,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/sessctl/sessctl/internal/agentlock"
 	"github.com/sessctl/sessctl/internal/safewrite"
@@ -94,8 +95,11 @@ func journalPrefix(side string) string {
 	return filepath.Join(filepath.Dir(side), "."+filepath.Base(side)+".sessctl-")
 }
 
-// writeJournal writes and publishes the journal of a repair whose session
-// content is the temp file tmp.
+// writeJournal writes the journal of a repair whose session content is
+// the temp file tmp, and makes it durable (fsync; the folder too when it
+// is not the session's, whose fsync after the rename covers it). A journal
+// cut short by a crash is harmless: the session commit, which makes it
+// count, happens only after this returns.
 func writeJournal(side, session string, tmp, like safewrite.Snapshot, records func(io.Writer, string) error) (*journal, error) {
 	var rb [8]byte
 	if _, err := rand.Read(rb[:]); err != nil {
@@ -106,28 +110,58 @@ func writeJournal(side, session string, tmp, like safewrite.Snapshot, records fu
 		path: journalPrefix(side) + strconv.Itoa(os.Getpid()) + "-" + id + ".journal",
 		head: journalHead{Sessctl: "sidecar-journal", ID: id, Session: session, Dev: tmp.Dev, Ino: tmp.Ino},
 	}
-	w, err := safewrite.Create(j.path, safewrite.Options{Like: &like, Checkpoint: stepper("journal:")})
+	f, err := os.OpenFile(j.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
+		if errors.Is(err, syscall.ELOOP) || errors.Is(err, fs.ErrExist) {
+			if fi, lerr := os.Lstat(j.path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				return nil, &safewrite.LinkError{Path: j.path}
+			}
+		}
 		return nil, err
 	}
-	hb, _ := json.Marshal(j.head)
-	w.Write(append(hb, '\n'))
-	if err := records(w, id); err != nil {
-		w.Abort()
+	err = func() error {
+		bw := bufio.NewWriterSize(f, 1<<16)
+		hb, _ := json.Marshal(j.head)
+		bw.Write(append(hb, '\n'))
+		if err := records(bw, id); err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		// derived file: the session's mode and, as root, its owner
+		if err := f.Chmod(like.Mode.Perm()); err != nil {
+			return err
+		}
+		if os.Geteuid() == 0 && like.UID >= 0 {
+			if err := f.Chown(like.UID, like.GID); err != nil {
+				return err
+			}
+		}
+		return f.Sync()
+	}()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && filepath.Dir(j.path) != filepath.Dir(tmp.Path) {
+		err = safewrite.SyncDir(filepath.Dir(j.path))
+	}
+	if err != nil {
+		os.Remove(j.path)
 		return nil, err
 	}
-	if _, err := w.Commit(); err != nil {
-		return nil, err
-	}
+	step("journal-written")
 	return j, nil
 }
 
-// drop removes the journal (its session commit did not happen).
+// drop removes the journal. No fsync of the folder: a journal that comes
+// back after a power loss is dropped again (its commit did not happen) or
+// finds its records already in the sidecar (by the id).
 func (j *journal) drop() error {
 	if err := os.Remove(j.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return safewrite.SyncDir(filepath.Dir(j.path))
+	return nil
 }
 
 // apply adds the journal's records to the sidecar side (once: not if the
