@@ -226,14 +226,18 @@ func count(reg *sessfmt.Registry, agg *stats.Aggregator, t target, since time.Ti
 	if id == "" {
 		id = m.ID
 	}
+	ref := t.ref.String()
 	if t.parent != "" {
-		// a subagent transcript counts for the session that ran it
-		id = strings.TrimSuffix(filepath.Base(t.parent), ".jsonl")
+		// a subagent transcript (a child session) counts for the session
+		// that ran it: "<store>#<id>" or "<dir>/<id>.jsonl"
+		ref = t.parent
+		if i := strings.LastIndex(t.parent, "#"); i >= 0 {
+			id = t.parent[i+1:]
+		} else {
+			id = strings.TrimSuffix(filepath.Base(t.parent), ".jsonl")
+		}
 	}
-	sess := stats.Session{Agent: t.agent, ID: id, Project: t.project, Ref: t.ref.String()}
-	if t.parent != "" && strings.HasSuffix(t.parent, ".jsonl") {
-		sess.Ref = t.parent
-	}
+	sess := stats.Session{Agent: t.agent, ID: id, Project: t.project, Ref: ref}
 	return u.UsageEvents(func(ev sessfmt.UsageEvent) error {
 		if !since.IsZero() && !ev.Time.IsZero() && ev.Time.Before(since) {
 			return nil
