@@ -49,11 +49,9 @@ func TestStaleTempsRemovedOnNextWrite(t *testing.T) {
 	q := filepath.Join(dir, "other.jsonl")
 	write(t, p, "x\n", 0o600)
 	write(t, q, "y\n", 0o600)
-	live, err := Begin(p, Options{}) // this process's temp: live
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer live.Abort()
+	// a temp of this (live) process, as a write in progress has
+	live := TempPrefix(p) + strconv.Itoa(os.Getpid()) + "-00112233445566ff.tmp"
+	write(t, live, "in progress", 0o600)
 	dead := deadPID(t)
 	stale := TempPrefix(p) + strconv.Itoa(dead) + "-0123456789abcdef.tmp"
 	write(t, stale, "partial", 0o600)
@@ -90,7 +88,7 @@ func TestStaleTempsRemovedOnNextWrite(t *testing.T) {
 	if _, err := os.Lstat(stale); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("stale temp still there: %v", err)
 	}
-	for _, keep := range []string{live.TempPath(), foreign, link, victim} {
+	for _, keep := range []string{live, foreign, link, victim} {
 		if _, err := os.Lstat(keep); err != nil {
 			t.Errorf("%s was removed", keep)
 		}

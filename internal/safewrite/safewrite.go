@@ -15,7 +15,8 @@
 //     target untouched. A process killed before Commit finishes can leave a
 //     temp file behind: it is inert (no agent lists dot-files or *.tmp),
 //     StaleTemps lists those whose writer (the pid in the name) is dead, and
-//     the next Begin or Create in that directory removes them.
+//     the next Begin or Create in that directory removes them (the first
+//     one in a process: a folder is swept once per process).
 //   - Freshness. The target's size, mtime, device and inode are taken when
 //     the caller read it (pass Options.Snapshot from Stat called before
 //     reading) or at Begin. Commit re-checks them immediately before the

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sessctl/sessctl/internal/agentlock"
@@ -113,9 +114,28 @@ func reused(pid int, mtime time.Time) bool {
 	return ok && started.After(mtime.Add(time.Second))
 }
 
-// removeStaleTemps deletes StaleTemps(dir) and returns what it removed.
-// Failures are not errors: the write goes on, the leftovers stay reported.
+// swept holds the folders whose stale temps this process removed already:
+// once per folder is enough (a batch repair of ten thousand files in one
+// folder would otherwise read it ten thousand times).
+var swept struct {
+	sync.Mutex
+	dirs map[string]bool
+}
+
+// removeStaleTemps deletes StaleTemps(dir), once per folder and process,
+// and returns what it removed. Failures are not errors: the write goes on,
+// the leftovers stay reported.
 func removeStaleTemps(dir string) []string {
+	swept.Lock()
+	done := swept.dirs[dir]
+	if swept.dirs == nil {
+		swept.dirs = map[string]bool{}
+	}
+	swept.dirs[dir] = true
+	swept.Unlock()
+	if done {
+		return nil
+	}
 	list, err := StaleTemps(dir)
 	if err != nil {
 		return nil
