@@ -115,6 +115,7 @@ const (
 	ProbSummaryElse     = "summary-leaf-elsewhere"
 	ProbSessionMismatch = "session-id-mismatch"
 	ProbEmpty           = "no-messages"
+	ProbMostOffPath     = "most-records-off-path" // info: most conversation records are not on the resumed path
 )
 
 // Metadata holds the last value of each session metadata line (last one wins).
@@ -191,6 +192,8 @@ type File struct {
 	recorded   recordedLeaf
 	sessionIDs []string
 	firstCwd   string
+	gitBranch  string // last gitBranch of a message line
+	model      string // model of the last assistant line (not synthetic)
 	firstTS    int64
 	lastTS     int64
 	bom        bool

@@ -143,6 +143,14 @@ func (f *File) scanMessage(tp *top, lr *lineRec, idx int32, t string) {
 			f.firstCwd = string(c)
 		}
 	}
+	if b := tp.str(kGitBranch); len(b) > 0 && string(b) != f.gitBranch {
+		f.gitBranch = string(b)
+	}
+	if t == TypeAssistant {
+		if m := strBytes(tp.v[kMessage], "model"); len(m) > 0 && string(m) != "<synthetic>" && string(m) != f.model {
+			f.model = string(m)
+		}
+	}
 	switch t {
 	case TypeSystem:
 		sub := tp.str(kSubtype)
@@ -303,6 +311,7 @@ const (
 	kMode
 	kLastPrompt
 	kExplicit
+	kGitBranch
 	kContinuedIn
 	kRelocatedCwd
 	nTopKeys
@@ -364,6 +373,8 @@ func (t *top) visit(k []byte, x *fastjson.Value) {
 		t.v[kLastPrompt] = x
 	case "explicit":
 		t.v[kExplicit] = x
+	case "gitBranch":
+		t.v[kGitBranch] = x
 	case "continuedInSessionId":
 		t.v[kContinuedIn] = x
 	case "relocatedCwd":

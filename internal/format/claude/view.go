@@ -36,6 +36,7 @@ var severity = map[string]problem.Severity{
 	ProbUnpairedToolUse: problem.Warning,
 	ProbOrphanResult:    problem.Warning,
 	ProbCompactTemp:     problem.Warning,
+	ProbMostOffPath:     problem.Info,
 }
 
 // Severity returns the severity of a problem code.
@@ -137,7 +138,108 @@ func (f *File) NewTranscript(leaf string, mode LeafMode, across bool) *Transcrip
 		h += " · whole history across compactions"
 	}
 	b.T.Header = append(b.T.Header, h)
+	b.T.Header = append(b.T.Header, f.headerFacts(leaf, across)...)
 	return b
+}
+
+// GitBranch is the last gitBranch recorded on a message line.
+func (f *File) GitBranch() string { return f.gitBranch }
+
+// Model is the model of the last assistant line (synthetic ones left out).
+func (f *File) Model() string { return f.model }
+
+// headerFacts are the show header's lines after the leaf: project folder
+// and git branch, model, how many messages the path holds and how many of
+// them Claude Code sends, a subagent's parent session and the Task that
+// started it, and a note when most conversation records are off the path.
+func (f *File) headerFacts(leaf string, across bool) []string {
+	var out []string
+	var parts []string
+	if c := f.Cwd(); c != "" {
+		parts = append(parts, "project "+c)
+	}
+	if f.gitBranch != "" {
+		parts = append(parts, "branch "+f.gitBranch)
+	}
+	if len(parts) > 0 {
+		out = append(out, strings.Join(parts, " · "))
+	}
+	if f.model != "" {
+		out = append(out, "model "+f.model)
+	}
+	if p, err := f.Walk(leaf, across); err == nil {
+		msgs, sent := 0, 0
+		p.NoText = true
+		_ = f.EachTurn(p, func(t *Turn) error {
+			if t.Type == TypeUser || t.Type == TypeAssistant {
+				msgs++
+				if t.Sent {
+					sent++
+				}
+			}
+			return nil
+		})
+		out = append(out, fmt.Sprintf("%d %s on the path, %d sent to the model", msgs, plural(msgs, "message", "messages"), sent))
+		if n, conv := f.offPath(p); conv > 0 && n*2 > conv {
+			out = append(out, fmt.Sprintf("note: %d of the file's %d user/assistant records are not on this path (other branches, or records that lost their parent; tree shows them)", n, conv))
+		}
+	}
+	if f.ParentSession != "" {
+		out = append(out, f.subagentOrigin()...)
+	}
+	return out
+}
+
+// offPath counts the user/assistant records of the file that are not on
+// path p, and all of them.
+func (f *File) offPath(p *Path) (off, conv int) {
+	on := make(map[int32]bool, len(p.nodes))
+	for _, nd := range p.nodes {
+		on[nd] = true
+	}
+	for nd := int32(0); int(nd) < len(f.nFirst); nd++ {
+		if !f.member[nd] || !f.isConv(nd) || f.sidechain(nd) && !f.sideOnly || f.removed(nd) {
+			continue // inline sidechains and records the loader drops are not the conversation's
+		}
+		conv++
+		if !on[nd] {
+			off++
+		}
+	}
+	return off, conv
+}
+
+// subagentOrigin names a subagent transcript's parent session and the
+// record that started it (the Task/Agent call, or the record a compaction
+// subagent hangs on).
+func (f *File) subagentOrigin() []string {
+	out := []string{"subagent of session " + strings.TrimSuffix(filepath.Base(f.ParentSession), ".jsonl") + " (" + f.ParentSession + ")"}
+	files, err := FindSubagents(f.ParentSession)
+	if err != nil {
+		return out
+	}
+	pf, err := Open(f.ParentSession)
+	if err != nil {
+		return out
+	}
+	defer pf.Close()
+	for _, s := range pf.LinkSubagents(files).Files {
+		if filepath.Clean(s.Path) != filepath.Clean(f.Path) || s.ParentUUID == "" {
+			continue
+		}
+		what := "started by the tool call " + s.ToolUseID
+		if s.Link == LinkParentUUID {
+			what = "hangs on the session's record"
+		} else {
+			what += " in record"
+		}
+		line := fmt.Sprintf("%s %s (line %d)", what, s.ParentUUID, s.ParentLine)
+		if s.Description != "" {
+			line += ": " + s.Description
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 // Add appends one turn.
@@ -407,4 +509,11 @@ func sendNotes(t *Turn) []string {
 		}
 	}
 	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
