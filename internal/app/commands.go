@@ -8,7 +8,9 @@ import (
 	forkcmd "github.com/sessctl/sessctl/internal/cmd/fork"
 	"github.com/sessctl/sessctl/internal/cmd/list"
 	migratecmd "github.com/sessctl/sessctl/internal/cmd/migrate"
+	relocatecmd "github.com/sessctl/sessctl/internal/cmd/relocate"
 	repaircmd "github.com/sessctl/sessctl/internal/cmd/repair"
+	resumecmd "github.com/sessctl/sessctl/internal/cmd/resume"
 	searchcmd "github.com/sessctl/sessctl/internal/cmd/search"
 	"github.com/sessctl/sessctl/internal/cmd/show"
 	statscmd "github.com/sessctl/sessctl/internal/cmd/stats"
@@ -26,10 +28,16 @@ func init() {
 	register(func(f *cmdutil.Factory) *cobra.Command { return exportcmd.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return searchcmd.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { return statscmd.NewCmd(f, nil) })
+	register(func(f *cmdutil.Factory) *cobra.Command { return resumecmd.NewCmd(f, nil) })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := check.NewCmd(f, nil); c.GroupID = "write"; return c })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := repaircmd.NewCmd(f, nil); c.GroupID = "write"; return c })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := forkcmd.NewCmd(f, nil); c.GroupID = "write"; return c })
 	register(func(f *cmdutil.Factory) *cobra.Command { c := migratecmd.NewCmd(f, nil); c.GroupID = "write"; return c })
+	register(func(f *cmdutil.Factory) *cobra.Command {
+		c := relocatecmd.NewCmd(f, nil)
+		c.GroupID = "write"
+		return c
+	})
 	register(func(f *cmdutil.Factory) *cobra.Command { c := blobcmd.NewGCCmd(f, nil); c.GroupID = "write"; return c })
 	register(func(f *cmdutil.Factory) *cobra.Command { return blobcmd.NewCmd(f, nil, nil) })
 }
