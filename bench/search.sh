@@ -14,6 +14,7 @@
 #   BENCH_DIR  where the home is generated  (default /tmp/sessctl-bench-data)
 #   RUNS       rounds per case               (default 5)
 #   SESSIONS / SIZE                          (default 2000 / 2GB)
+#   SESSCTL    a sessctl binary to time instead of building this tree
 #
 # rg is run as `rg -uuu` (no ignore files, hidden folders searched: the
 # sessions live under ~/.pi) with -F; it searches the raw bytes, so it can
@@ -38,7 +39,7 @@ if [[ ! -d $HOMEDIR ]]; then
 	go run ./bench/gen -kind pihome -sessions "$SESSIONS" -size "$SIZE" -seed 3 -out "$HOMEDIR.tmp"
 	mv "$HOMEDIR.tmp" "$HOMEDIR"
 fi
-go build -o "$BIN" ./cmd/sessctl
+if [[ -n ${SESSCTL:-} ]]; then BIN=$SESSCTL; else go build -o "$BIN" ./cmd/sessctl; fi
 
 export HOME=$HOMEDIR XDG_CONFIG_HOME=$BENCH_DIR/config-none
 CACHE=$BENCH_DIR/search-cache
@@ -53,9 +54,8 @@ rm -rf "$CACHE"
 OUT=$(mktemp -d)
 measure() {
 	local name=$1; shift
-	local t
-	t=$({ $TIME -f '%e %U %S' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1) || true
-	awk '{printf "%s %.2f\n", $1, $2 + $3}' <<<"$t" >>"$OUT/$name"
+	$TIME -o "$OUT/t" -f '%e %U %S' "$@" >/dev/null 2>/dev/null || true
+	tail -1 "$OUT/t" | awk '{printf "%s %.2f\n", $1, $2 + $3}' >>"$OUT/$name"
 }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
@@ -65,7 +65,7 @@ runcase() { # runcase LABEL "RG ARGS" "SESSCTL ARGS"
 	local label=$1 rgargs=$2 sargs=$3
 	local load
 	load=$(cut -d' ' -f1 /proc/loadavg)
-	rm -f "$OUT"/*
+	rm -f "$OUT"/rg "$OUT"/warm "$OUT"/cold
 	for ((i = 0; i < RUNS; i++)); do
 		eval "measure rg rg -uuu $rgargs $SESS"
 		eval "measure warm $BIN search --no-config $sargs"
