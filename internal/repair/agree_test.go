@@ -152,3 +152,30 @@ func TestPiOrphanReasonMatchesTarget(t *testing.T) {
 		}
 	}
 }
+
+// When repair plans nothing, what it leaves as is is exactly what check
+// reports: the two agree on what is wrong.
+func TestClaudeNothingToRepairListsCheckVerdict(t *testing.T) {
+	files := claudeFixtures(t)
+	shared, _ := filepath.Glob("../../../shared/corpus/claude-code/*/*.jsonl")
+	for _, fx := range append(files, shared...) {
+		res, err := Claude(fx, Options{DryRun: true})
+		if err != nil || len(res.Fixes) > 0 {
+			continue
+		}
+		f, err := claude.Open(fx)
+		require.NoError(t, err)
+		ps := f.Problems()
+		pp, err := f.PathProblems()
+		require.NoError(t, err)
+		f.Close()
+		var want, got []string
+		for _, p := range claude.ToProblems(append(ps, pp...)) {
+			want = append(want, p.String())
+		}
+		for _, p := range res.Remaining {
+			got = append(got, p.String())
+		}
+		require.Equal(t, want, got, "%s", fx)
+	}
+}

@@ -71,29 +71,19 @@ func Claude(path string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer fh.Close()
-	chk, err := claude.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer chk.Close()
-	before := chk.Problems()
 	p := &planner{opts: opts, path: path, res: res, fieldsFn: claudeFields, gluedRE: claudeGlued, shapeFn: isClaudeEntry}
 	if err := p.scan(fh); err != nil {
 		return nil, err
 	}
-	gate := before
-	if p.recovered() {
-		// records were salvaged, split or rejoined out of lines check could
-		// not read: check what repair builds on, so that the graph steps see
-		// what check will see after them (lines only set aside change
-		// nothing check saw)
-		if gate, err = p.checkPlanned(fh); err != nil {
+	c := &claudePlan{p: p, external: map[string]bool{}}
+	defer c.close()
+	c.collectIDs()
+	c.duplicates()
+	if c.needsGate() {
+		if err := c.loadGate(fh); err != nil {
 			return nil, err
 		}
 	}
-	c := &claudePlan{p: p, flagged: flaggedUUIDs(gate), external: map[string]bool{}}
-	c.collectIDs()
-	c.duplicates()
 	c.bridge()
 	c.relink()
 	if opts.CloseToolCalls {
@@ -102,13 +92,92 @@ func Claude(path string, opts Options) (*Result, error) {
 		}
 	}
 	if len(res.Fixes) == 0 {
-		res.Remaining = claude.ToProblems(before)
+		// nothing to change: what is left is what check reports
+		chk, err := c.checked()
+		if err != nil {
+			return nil, err
+		}
+		pp, err := chk.PathProblems()
+		if err != nil {
+			return nil, err
+		}
+		res.Remaining = claude.ToProblems(append(chk.Problems(), pp...))
 		return res, nil
 	}
 	res.Changed = true
 	err = p.writeVerified(fh, snap, false, c.verify)
 	res.Remaining = p.origNumbering(res.Remaining)
 	return res, err
+}
+
+// checked returns check's reading of the file as it is (opened once).
+func (c *claudePlan) checked() (*claude.File, error) {
+	if c.chk == nil {
+		f, err := claude.Open(c.p.path)
+		if err != nil {
+			return nil, err
+		}
+		c.chk = f
+	}
+	return c.chk, nil
+}
+
+func (c *claudePlan) close() {
+	if c.chk != nil {
+		c.chk.Close()
+	}
+}
+
+// needsGate says whether a graph step has a candidate whose fix depends on
+// what check reports: a record whose parent is missing (through progress
+// lines or not), its own parent, or a legacy progress line (cycles are
+// always errors).
+func (c *claudePlan) needsGate() bool {
+	g := c.graph()
+	for k := range g.ids {
+		v := g.value[k]
+		if g.progress(k) || v.parent == "" {
+			continue
+		}
+		pk, ok := g.byID[v.parent]
+		if !ok || pk == k || g.progress(pk) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadGate reads what check reports, by code and uuid: on the file as it is
+// (as check opens it, beside its parent session for a subagent) when repair
+// has changed nothing so far; otherwise on the content planned so far
+// (records recovered from damaged lines, duplicate uuids renamed), which is
+// what the graph steps build on.
+func (c *claudePlan) loadGate(ra io.ReaderAt) error {
+	var ps []claude.Problem
+	if c.p.recovered() || len(c.p.res.Fixes) > 0 && c.p.edited() {
+		var err error
+		if ps, err = c.p.checkPlanned(ra); err != nil {
+			return err
+		}
+	} else {
+		chk, err := c.checked()
+		if err != nil {
+			return err
+		}
+		ps = chk.Problems()
+	}
+	c.flagged = flaggedUUIDs(ps)
+	return nil
+}
+
+// edited says whether a planned line has field edits.
+func (p *planner) edited() bool {
+	for _, v := range p.lines {
+		if len(v.edits) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // recovered says whether the scan made records out of lines as they were
@@ -280,8 +349,9 @@ type claudePlan struct {
 	p *planner
 	// flagged holds the records check reports (on the file as it is, or on
 	// the content planned after damaged lines were handled), by problem
-	// code and uuid.
+	// code and uuid; loaded only when a graph step needs it.
 	flagged map[string]map[string]bool
+	chk     *claude.File // check's reading of the file as it is, once opened
 	// external holds the records whose parent is not in the file but that
 	// check reports no fault with (it resolves them elsewhere).
 	external map[string]bool
@@ -517,6 +587,10 @@ func progressResolver(g *cgraph) func(k int) string {
 func (c *claudePlan) bridge() {
 	g := c.graph()
 	resolve := progressResolver(g)
+	at := make(map[*vline]int, len(c.p.lines))
+	for i, v := range c.p.lines {
+		at[v] = i
+	}
 	for k := range g.ids {
 		if g.progress(k) {
 			continue
@@ -527,7 +601,7 @@ func (c *claudePlan) bridge() {
 			continue
 		}
 		code := claude.ProbLegacyProgress
-		if g.occ[pk][0].orig > v.orig {
+		if at[g.occ[pk][0]] > at[v] { // written after the record (in the planned order: a split line keeps one number)
 			code = claude.ProbProgressForward
 		}
 		// the legacy bridge is what the loader does anyway (check notes it
