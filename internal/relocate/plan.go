@@ -200,39 +200,61 @@ func (p *planner) planFile(s *discover.Session) {
 	path := p.where(s.Path)
 	dir := filepath.Dir(path)
 	root := filepath.Clean(s.Root)
-	target := dir
+	main := path
+	// sideAt is where the folder of the same name (subagents, tool
+	// results, artifacts) is now; sideTo where it goes.
+	sideAt := strings.TrimSuffix(s.Path, ".jsonl")
+	type pair struct{ from, to string }
+	var pairs []pair
 	if filepath.Dir(dir) == root {
-		base := filepath.Base(dir)
-		for _, f := range p.folders(s.Agent, s.Cwd) {
-			if base == f {
-				target = filepath.Join(root, p.folders(s.Agent, newCwd)[0])
-				break
+		// The session's own folder, and OLD's folder for a session of a
+		// subfolder kept there.
+		for _, c := range [][2]string{{s.Cwd, newCwd}, {p.in.Old, p.in.New}} {
+			for _, f := range p.folders(s.Agent, c[0]) {
+				pairs = append(pairs, pair{filepath.Join(root, f), filepath.Join(root, p.folders(s.Agent, c[1])[0])})
 			}
 		}
 	}
-	main := path
-	if target != dir {
-		to := filepath.Join(target, filepath.Base(path))
-		p.add(Step{Agent: s.Agent, Action: ActMove, Path: path, To: to})
-		p.moved[path] = to
-		p.folderMap[dir] = target
-		p.folderAgent[dir] = s.Agent
-		side := strings.TrimSuffix(path, ".jsonl")
-		if st, err := os.Lstat(side); err == nil && st.IsDir() {
-			p.add(Step{Agent: s.Agent, Action: ActMove, Path: side, To: strings.TrimSuffix(to, ".jsonl")})
-			p.moved[side] = strings.TrimSuffix(to, ".jsonl")
+	for _, pr := range pairs {
+		oldFolder, newFolder := pr.from, pr.to
+		{
+			if main != path {
+				break
+			}
+			switch {
+			case dir == oldFolder && oldFolder != newFolder:
+				to := filepath.Join(newFolder, filepath.Base(path))
+				p.add(Step{Agent: s.Agent, Action: ActMove, Path: path, To: to})
+				p.moved[path] = to
+				p.folderMap[dir] = newFolder
+				p.folderAgent[dir] = s.Agent
+				main = to
+			case dir == newFolder && oldFolder != newFolder:
+				// Moved by a run that stopped before its folder of the
+				// same name followed.
+				if _, err := os.Lstat(filepath.Join(oldFolder, filepath.Base(sideAt))); err == nil {
+					sideAt = filepath.Join(oldFolder, filepath.Base(sideAt))
+				}
+				if st, err := os.Stat(oldFolder); err == nil && st.IsDir() {
+					p.folderMap[oldFolder] = newFolder
+					p.folderAgent[oldFolder] = s.Agent
+				}
+			}
 		}
-		main = to
+	}
+	sideTo := strings.TrimSuffix(main, ".jsonl")
+	if st, err := os.Lstat(sideAt); err == nil && st.IsDir() && sideAt != sideTo {
+		p.add(Step{Agent: s.Agent, Action: ActMove, Path: sideAt, To: sideTo})
+		p.moved[sideAt] = sideTo
 	}
 	detail := fmt.Sprintf("cwd %s → %s", s.Cwd, newCwd)
 	if s.Agent == "claude" {
 		// Subagent transcripts first, the main transcript last: once the
 		// main one is rewritten, discovery no longer finds the session
 		// under OLD, so everything else must be done by then.
-		side := strings.TrimSuffix(main, ".jsonl")
-		subs, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(s.Path, ".jsonl"), "subagents", "*.jsonl"))
+		subs, _ := filepath.Glob(filepath.Join(sideAt, "subagents", "*.jsonl"))
 		for _, sub := range subs {
-			at := filepath.Join(side, "subagents", filepath.Base(sub))
+			at := filepath.Join(sideTo, "subagents", filepath.Base(sub))
 			p.add(Step{Agent: s.Agent, Action: ActRewrite, Path: at, Detail: "cwd of every record under " + p.in.Old})
 		}
 		p.add(Step{Agent: s.Agent, Action: ActRewrite, Path: main, Detail: "cwd of every record under " + p.in.Old})
