@@ -22,6 +22,7 @@ import (
 	"github.com/sessctl/sessctl/internal/discover"
 	"github.com/sessctl/sessctl/internal/iostreams"
 	"github.com/sessctl/sessctl/internal/render"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/spf13/cobra"
 )
 
@@ -160,10 +161,11 @@ func Run(opts *Options) error {
 	}
 	switch {
 	case opts.JSON:
-		if sessions == nil {
-			sessions = []*discover.Session{}
+		rows := make([]jsonRow, 0, len(sessions))
+		for _, s := range sessions {
+			rows = append(rows, jsonRow{s, resumeOf(s)})
 		}
-		return render.JSON(opts.IO.Out, sessions, opts.IO.IsStdoutTTY())
+		return render.JSON(opts.IO.Out, rows, opts.IO.IsStdoutTTY())
 	case opts.IO.IsStdoutTTY():
 		return writeTable(opts, sessions, discover.ShortIDs(res.Sessions, 8))
 	}
@@ -413,4 +415,28 @@ func startProgress(io *iostreams.IOStreams, sopts *discover.Options) func() {
 		close(stopc)
 		<-finished
 	}
+}
+
+// jsonRow is a session as --json prints it: discovery's fields and resume,
+// the shell line that resumes it in its agent (null when none does; see
+// sessctl resume).
+type jsonRow struct {
+	*discover.Session
+	Resume *string `json:"resume"`
+}
+
+func resumeOf(s *discover.Session) *string {
+	info := sessfmt.ResumeInfo{Agent: s.Agent, ID: s.ID, Path: s.Path, Cwd: s.Cwd}
+	if s.OpenClaw != nil {
+		info.Keys = s.OpenClaw.Keys
+	}
+	if s.SubagentOf != "" || s.Sidechain {
+		return nil
+	}
+	c, ok := sessfmt.ResumeFor(info)
+	if !ok {
+		return nil
+	}
+	line := c.String()
+	return &line
 }

@@ -171,7 +171,7 @@ func Run(opts *Options) error {
 		o.ShortIDLen = sh.ShortIDLen()
 	}
 	out := bufio.NewWriterSize(opts.IO.Out, 1<<16)
-	if err := c.Transcript(copts, &sink{w: out, o: o}); err != nil {
+	if err := c.Transcript(copts, &sink{w: out, o: o, resume: resumeLine(s)}); err != nil {
 		return cmdutil.UsageIf(err)
 	}
 	return out.Flush()
@@ -181,11 +181,35 @@ func Run(opts *Options) error {
 type sink struct {
 	w io.Writer
 	o render.TranscriptOptions
+	// resume is the header's last line: the command that resumes the
+	// session in its agent ("" when none does).
+	resume string
 }
 
 func (k *sink) Header(lines []string) error {
+	if k.resume != "" {
+		lines = append(lines[:len(lines):len(lines)], "resume: "+k.resume)
+	}
 	render.DrawTranscriptHeader(k.w, lines, k.o)
 	return nil
+}
+
+// resumeLine is the shell line that resumes s in its agent (see sessctl
+// resume), "" when there is none.
+func resumeLine(s sessfmt.Session) string {
+	m, ref := s.Meta(), s.Ref()
+	if m.SubagentOf != "" {
+		return ""
+	}
+	agent := m.Agent
+	if agent == "" {
+		agent = ref.Agent
+	}
+	c, ok := sessfmt.ResumeFor(sessfmt.ResumeInfo{Agent: agent, ID: m.ID, Path: ref.String(), Cwd: m.Cwd})
+	if !ok {
+		return ""
+	}
+	return c.String()
 }
 
 func (k *sink) Message(m *model.Message) error {
