@@ -179,3 +179,27 @@ func TestClaudeNothingToRepairListsCheckVerdict(t *testing.T) {
 		require.Equal(t, want, got, "%s", fx)
 	}
 }
+
+// pi: problems left after a repair are numbered as the original file.
+func TestPiRemainingUsesOriginalLineNumbers(t *testing.T) {
+	in := strings.Join([]string{
+		`{"type":"session","version":3,"id":"s1","timestamp":"2025-10-01T09:00:00.000Z","cwd":"/w"}`,
+		`garbage {not json`, // rejected
+		`{"type":"message","id":"e1","parentId":null,"timestamp":"2025-10-01T09:00:01.000Z","message":{"role":"user","content":"a","timestamp":1}}`,
+		`{"type":"session","version":3,"id":"s2","timestamp":"2025-10-01T09:00:02.000Z","cwd":"/w"}`, // a second header: left as is
+	}, "\n") + "\n"
+	dir := t.TempDir()
+	p := filepath.Join(dir, "2025-10-01T09-00-00-000Z_s1.jsonl")
+	require.NoError(t, os.WriteFile(p, []byte(in), 0o600))
+	res, err := Pi(p, Options{NoBackup: true})
+	require.NoError(t, err)
+	require.True(t, res.Changed)
+	var extra *problem.Problem
+	for i, pr := range res.Remaining {
+		if pr.Line > 1 {
+			extra = &res.Remaining[i]
+		}
+	}
+	require.NotNil(t, extra, "%+v", res.Remaining)
+	require.Equal(t, 4, extra.Line, "the second header is line 4 of the file repaired: %+v", *extra)
+}
