@@ -60,6 +60,15 @@ func (x *Index) Add(n Node) int {
 	n.HasParent = n.Parent != ""
 	i := int32(len(x.Nodes))
 	x.Nodes = append(x.Nodes, n)
+	if x.policy == LastWins {
+		// One map operation: the map grows exactly when the id is new.
+		before := len(x.byID)
+		x.byID[n.ID] = i
+		if len(x.byID) == before {
+			x.addDup(n.ID)
+		}
+		return int(i)
+	}
 	if prev, ok := x.byID[n.ID]; ok {
 		if x.dupSeen == nil {
 			x.dupSeen = map[string]bool{}
@@ -78,6 +87,20 @@ func (x *Index) Add(n Node) int {
 	}
 	return int(i)
 }
+
+func (x *Index) addDup(id string) {
+	if x.dupSeen == nil {
+		x.dupSeen = map[string]bool{}
+	}
+	if !x.dupSeen[id] {
+		x.dupSeen[id] = true
+		x.dups = append(x.dups, id)
+	}
+}
+
+// unique reports whether id occurs once at most (no map lookup unless the
+// file has duplicate ids).
+func (x *Index) unique(id string) bool { return x.dupSeen == nil || !x.dupSeen[id] }
 
 // Grow makes room for at least n more entries without reallocating.
 func (x *Index) Grow(n int) {
@@ -105,9 +128,14 @@ func (x *Index) Finish() {
 		if !nd.HasParent {
 			continue
 		}
-		p, ok := x.byID[nd.Parent]
-		if !ok {
-			continue
+		var p int32
+		if i > 0 && x.Nodes[i-1].ID == nd.Parent && x.unique(nd.Parent) {
+			p = int32(i - 1) // the usual chain: no lookup in the id map
+		} else {
+			var ok bool
+			if p, ok = x.byID[nd.Parent]; !ok {
+				continue
+			}
 		}
 		nd.Parent = x.Nodes[p].ID // share the parent's string: one copy of each id
 		x.parent[i] = p
@@ -271,7 +299,11 @@ func (x *Index) Duplicates() []string { return x.dups }
 // Shadowed reports whether node i is an occurrence of a duplicate id that the
 // policy does not resolve to.
 func (x *Index) Shadowed(i int) bool {
-	return int(x.byID[x.Nodes[i].ID]) != i
+	id := x.Nodes[i].ID
+	if x.unique(id) {
+		return false
+	}
+	return int(x.byID[id]) != i
 }
 
 // Leaves returns the nodes without children, in file order.
