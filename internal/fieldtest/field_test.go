@@ -43,13 +43,16 @@ func findCorpus() string {
 	return ""
 }
 
-// TestMain builds sessctl once (only when there is a corpus to run it on);
-// the tests drive the binary, not the packages, so that they keep testing
-// what a user runs while the command code moves.
+// TestMain builds sessctl once (only when there is a corpus to run it on;
+// SESSCTL_FIELD_BIN names a binary to test instead); the tests drive the
+// binary, not the packages, so that they keep testing what a user runs
+// while the command code moves.
 func TestMain(m *testing.M) {
 	corpusRoot = findCorpus()
 	var dir string
-	if corpusRoot != "" {
+	if b := os.Getenv("SESSCTL_FIELD_BIN"); b != "" && corpusRoot != "" {
+		bin = b // a given build (e.g. a release) instead of this tree's
+	} else if corpusRoot != "" {
 		var err error
 		dir, err = os.MkdirTemp("", "sessctl-field-")
 		if err != nil {
