@@ -8,6 +8,7 @@ import (
 
 	"github.com/sessctl/sessctl/internal/format/openclaw"
 	"github.com/sessctl/sessctl/internal/format/opencode"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
 // Stores are agents that keep many sessions in one database or index
@@ -130,12 +131,31 @@ func openClawDBSessions(agentsDir string) ([]*Session, []Warning) {
 			continue
 		}
 		ss, err := d.Sessions()
+		var arch []openclaw.ArchivedSession
+		if err == nil {
+			arch, err = d.ArchivedSessions() // deleted/reset sessions (OpenClaw 2026.9)
+		}
 		d.Close()
 		if err != nil {
 			warns = append(warns, Warning{Path: p, Err: err})
 			continue
 		}
 		agent := filepath.Base(filepath.Dir(filepath.Dir(p)))
+		for _, a := range arch {
+			li := a.Info
+			row := &Session{
+				Agent: "openclaw", Format: "openclaw-sqlite", ID: a.SessionID, Path: p + "#" + a.SessionID, Root: agentsDir,
+				Cwd: li.Cwd, FirstMessage: li.FirstMessage, Messages: li.Messages, Entries: li.Entries, Modified: li.Modified, MTime: a.Created,
+				Problems: li.ProblemCount(), ProblemCodes: li.Problems,
+				OpenClaw: &OpenClawInfo{AgentID: agent, Keys: []string{a.Key}, Status: "archived", Kind: a.Reason},
+			}
+			row.Title, row.TitleSource = sessfmt.Title(li.Name, "name", li.FirstMessage)
+			if !li.Created.IsZero() {
+				c := li.Created
+				row.Created = &c
+			}
+			out = append(out, row)
+		}
 		for _, s := range ss {
 			row := &Session{
 				Agent: "openclaw", Format: "openclaw-sqlite", ID: s.SessionID, Path: p + "#" + s.SessionID, Root: agentsDir,

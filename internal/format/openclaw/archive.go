@@ -217,3 +217,62 @@ func openArchiveSession(ref sessfmt.Ref, opts sessfmt.OpenOptions) (sessfmt.Sess
 	}
 	return &Opened{Session: ps, tmp: tmp}, nil
 }
+
+// ArchivedSession is an archive row with list's summary of its transcript.
+type ArchivedSession struct {
+	DBArchive
+	Info *pi.ListInfo
+}
+
+// ArchivedSessions lists the archive rows whose session has no live
+// generation left in the database (deleted, or reset and gone), newest
+// first, each summarised as list summarises a transcript (the blob is
+// decompressed as it is scanned, never whole in memory).
+func (d *AgentDB) ArchivedSessions() ([]ArchivedSession, error) {
+	as, err := d.Archives()
+	if err != nil || len(as) == 0 {
+		return nil, err
+	}
+	live := map[string]bool{}
+	rows, err := d.db.Query(`SELECT DISTINCT session_id FROM transcript_events`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var id string
+		if rows.Scan(&id) == nil {
+			live[id] = true
+		}
+	}
+	rows.Close()
+	newest := map[string]DBArchive{}
+	for _, a := range as {
+		if live[a.SessionID] {
+			continue
+		}
+		if b, ok := newest[a.SessionID]; !ok || !a.Created.Before(b.Created) {
+			newest[a.SessionID] = a
+		}
+	}
+	var out []ArchivedSession
+	for _, a := range as {
+		if b, ok := newest[a.SessionID]; !ok || b.Generation != a.Generation {
+			continue
+		}
+		pr, pw := io.Pipe()
+		go func() {
+			_, err := d.ArchiveContent(a.SessionID, a.Generation, pw)
+			pw.CloseWithError(err)
+		}()
+		li, err := pi.ScanListInfo(pr, a.Name)
+		pr.Close()
+		if err != nil {
+			return nil, fmt.Errorf("archive %s: %w", a.Name, err)
+		}
+		out = append(out, ArchivedSession{DBArchive: a, Info: li})
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, nil
+}

@@ -234,3 +234,28 @@ func TestRealDeletedSessionFromArchiveRow(t *testing.T) {
 	_, err = ExportTemp(p, "no-such-session")
 	require.Error(t, err)
 }
+
+// Deleted sessions are listed from their archive rows.
+func TestRealArchivedSessions(t *testing.T) {
+	p := filepath.Join(realState, "agents", "main", "agent", "openclaw-agent.sqlite")
+	if _, err := os.Stat(p); err != nil {
+		t.Skip("no real OpenClaw fixtures")
+	}
+	d, err := OpenAgentDB(p)
+	require.NoError(t, err)
+	defer d.Close()
+	as, err := d.ArchivedSessions()
+	require.NoError(t, err)
+	require.Len(t, as, 2)
+	got := map[string]int{}
+	for _, a := range as {
+		require.True(t, a.Info.ValidHeader)
+		require.Equal(t, a.SessionID, a.Info.ID)
+		got[a.SessionID] = a.Info.Messages
+	}
+	for id, src := range map[string]string{"s-edit": "101-context-edit-basic.jsonl", "s-comp": "106-compaction-system-message.jsonl"} {
+		li, err := pi.ReadListInfo(filepath.Join(piParity, "v152", "sessions", src))
+		require.NoError(t, err)
+		require.Equal(t, li.Messages, got[id], id)
+	}
+}
