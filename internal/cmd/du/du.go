@@ -75,7 +75,12 @@ bytes, with the bytes per kind.`,
 		Example: `  sessctl du
   sessctl du --by session --top 10
   sessctl du --by project --json | jq -s 'map(.bytes) | add'`,
-		Args: cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return cmdutil.FlagErrorf("du takes no arguments (select with --agent, --project, --since)")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.JSON = f.JSON
 			if _, err := du.ParseGroup(opts.By); err != nil {
