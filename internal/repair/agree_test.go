@@ -203,3 +203,41 @@ func TestPiRemainingUsesOriginalLineNumbers(t *testing.T) {
 	require.NotNil(t, extra, "%+v", res.Remaining)
 	require.Equal(t, 4, extra.Line, "the second header is line 4 of the file repaired: %+v", *extra)
 }
+
+// A compaction subagent's first records name parents in the parent
+// session: check finds no fault with them, so repair leaves them, also when
+// it fixes something else in the same file (and its verification does not
+// take them for dangling parents).
+func TestClaudeSubagentParentsInSessionLeftAlone(t *testing.T) {
+	dir := t.TempDir()
+	main := strings.Join([]string{
+		uuidLine("user", "m1", "", "2025-10-01T09:00:00.000Z", false, `"a"`),
+		uuidLine("assistant", "m2", "m1", "2025-10-01T09:00:01.000Z", false, `[]`),
+	}, "\n") + "\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "s1.jsonl"), []byte(main), 0o600))
+	sub := strings.Join([]string{
+		uuidLine("user", "c1", "m2", "2025-10-01T09:00:02.000Z", true, `"summarise"`),
+		uuidLine("assistant", "c2", "c1", "2025-10-01T09:00:03.000Z", true, `[]`),
+		uuidLine("user", "c3", "c3", "2025-10-01T09:00:04.000Z", true, `"self"`), // damage: its own parent
+	}, "\n") + "\n"
+	sp := filepath.Join(dir, "s1", "subagents", "agent-acompact-1.jsonl")
+	require.NoError(t, os.MkdirAll(filepath.Dir(sp), 0o700))
+	require.NoError(t, os.WriteFile(sp, []byte(sub), 0o600))
+	for _, pr := range claudeCheck(t, sp) {
+		if pr.Code == claude.ProbDanglingParent {
+			t.Skip("check does not resolve subagent parents against the parent session here")
+		}
+	}
+	res, err := Claude(sp, Options{NoBackup: true})
+	require.NoError(t, err)
+	require.Len(t, res.Fixes, 1, "%+v", res.Fixes)
+	require.Equal(t, claude.ProbSelfParent, res.Fixes[0].Code)
+	out, _ := os.ReadFile(sp)
+	require.Contains(t, string(splitLines(out)[0]), `"parentUuid":"m2"`, "the parent in the session is kept")
+	for _, pr := range res.Remaining {
+		require.NotEqual(t, claude.ProbDanglingParent, pr.Code, "not reported as left: check finds no fault with it")
+	}
+	for _, pr := range claudeCheck(t, sp) {
+		require.NotEqual(t, problem.Error, pr.Severity, "%s", pr)
+	}
+}

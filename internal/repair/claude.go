@@ -214,12 +214,17 @@ func (c *claudePlan) verify(r io.Reader) ([]string, []problem.Problem, error) {
 		return left, rest, err
 	}
 	left = left[:0]
+	kept := rest[:0]
 	for _, pr := range rest {
-		if pr.Severity == problem.Error && !(pr.Code == claude.ProbDanglingParent && c.external[pr.ID]) {
+		if pr.Code == claude.ProbDanglingParent && c.external[pr.ID] {
+			continue // check resolves it outside the file: not a problem
+		}
+		if pr.Severity == problem.Error {
 			left = append(left, pr.String())
 		}
+		kept = append(kept, pr)
 	}
-	return left, rest, nil
+	return left, kept, nil
 }
 
 // flaggedUUIDs indexes check's problems by code and record uuid.
