@@ -155,10 +155,13 @@ func Guard(cands []*Candidate, all []*discover.Session, live *Live, force, del b
 	}
 	// Lineage: a session that stays keeps its parent (to a fixpoint:
 	// a kept parent stays too).
+	// A parent is named by path; the file name (time and id) also
+	// matches, so a moved or relocated parent is still found.
 	going := map[string]*Candidate{}
 	for _, c := range cands {
 		if strings.HasPrefix(c.Status, "would-") {
 			going[c.Path] = c
+			going["name:"+filepath.Base(c.Path)] = c
 		}
 	}
 	type child struct{ id, path, parent string }
@@ -176,14 +179,17 @@ func Guard(cands []*Candidate, all []*discover.Session, live *Live, force, del b
 			}
 			p, ok := going[ch.parent]
 			if !ok {
-				continue
+				if p, ok = going["name:"+filepath.Base(ch.parent)]; !ok {
+					continue
+				}
 			}
 			if force {
 				p.Why = appendWhy(p.Why, fmt.Sprintf("lineage broken (--force): parent of %s, which stays", ch.id))
 				continue
 			}
 			p.Status, p.Why = "refused", fmt.Sprintf("lineage: parent of %s, which stays (use --force to prune it anyway)", ch.id)
-			delete(going, ch.parent)
+			delete(going, p.Path)
+			delete(going, "name:"+filepath.Base(p.Path))
 			changed = true
 		}
 	}
