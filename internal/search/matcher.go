@@ -42,11 +42,11 @@ func Compile(pattern string, o Options) (*Matcher, error) {
 	m := &Matcher{}
 	if !o.Regexp {
 		if o.IgnoreCase {
-			m.re = regexp.MustCompile("(?i)" + regexp.QuoteMeta(pattern))
+			m.re = regexp.MustCompile(foldFixed(pattern))
 		} else {
 			m.lit = pattern
 		}
-		m.pre = newPrefilter(pattern, o.IgnoreCase)
+		m.pre = newPrefilter(pattern, o.IgnoreCase, false)
 		return m, nil
 	}
 	expr := pattern
@@ -62,7 +62,7 @@ func Compile(pattern string, o Options) (*Matcher, error) {
 	}
 	m.re = re
 	if lit, fold, ok := requiredLiteral(expr); ok {
-		m.pre = newPrefilter(lit, fold)
+		m.pre = newPrefilter(lit, fold, true)
 	}
 	return m, nil
 }
@@ -102,6 +102,27 @@ func (m *Matcher) Match(text string) bool {
 		return m.re.MatchString(text)
 	}
 	return strings.Contains(text, m.lit)
+}
+
+// foldFixed is the expression of a fixed string matched ignoring case: an
+// ASCII letter matches its other ASCII case only (so k is not the Kelvin
+// sign, s not the long s, as a person expects of -i), any other letter its
+// Unicode simple case folds, as (?i) does.
+func foldFixed(pattern string) string {
+	var b strings.Builder
+	for _, r := range pattern {
+		switch {
+		case r >= 'a' && r <= 'z':
+			b.WriteString("[" + string(r) + string(r-32) + "]")
+		case r >= 'A' && r <= 'Z':
+			b.WriteString("[" + string(r+32) + string(r) + "]")
+		case r < 0x80:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		default:
+			b.WriteString("(?i:" + regexp.QuoteMeta(string(r)) + ")")
+		}
+	}
+	return b.String()
 }
 
 // requiredLiteral finds the longest literal that every match of expr must

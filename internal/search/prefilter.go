@@ -17,8 +17,10 @@ import (
 //   - A writer may still escape any character as \uXXXX (Go escapes < > &,
 //     Python everything past ASCII) and '/' as \/: a record holding such an
 //     escape of a character of S is a candidate too ("alarm").
-//   - Case folding also maps K (U+212A, Kelvin) to k and ſ (U+017F) to s: if
-//     S holds k or s, a record holding either (raw or escaped) is a candidate.
+//   - Unicode case folding (a -E pattern with -i or (?i)) also maps K
+//     (U+212A, Kelvin) to k and ſ (U+017F) to s: if S holds k or s, a record
+//     holding either (raw or escaped) is a candidate. A fixed string with -i
+//     folds ASCII letters with ASCII only, so it needs no such alarm.
 //
 // A pattern with no such run gets no prefilter (Compile returns nil).
 type Prefilter struct {
@@ -43,7 +45,7 @@ func plainByte(c byte, fold bool) bool {
 	return true
 }
 
-func newPrefilter(lit string, fold bool) *Prefilter {
+func newPrefilter(lit string, fold, unicodeFold bool) *Prefilter {
 	// Longest run of plain bytes; runs are cut at whole characters.
 	bestStart, bestLen := 0, 0
 	start := 0
@@ -86,7 +88,7 @@ func newPrefilter(lit string, fold bool) *Prefilter {
 		if r == '/' {
 			p.slash = true
 		}
-		if fold && (r == 'k' || r == 'K' || r == 's' || r == 'S') {
+		if fold && unicodeFold && (r == 'k' || r == 'K' || r == 's' || r == 'S') {
 			p.ks = true
 		}
 	}

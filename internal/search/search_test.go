@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -91,8 +92,8 @@ func TestPrefilterNeverDropsAMatch(t *testing.T) {
 		{"path/to/file", "to/file", Options{}},
 		{"café au lait", "café", Options{}},
 		{"CAFÉ", "café", Options{IgnoreCase: true}},
-		{"\u212a\u212aelvin", "kkelvin", Options{IgnoreCase: true}},
-		{"long \u017fpeech", "SPEECH", Options{IgnoreCase: true}},
+		{"\u212a\u212aelvin", "kkelvin", Options{Regexp: true, IgnoreCase: true}},
+		{"long \u017fpeech", "SPEECH", Options{Regexp: true, IgnoreCase: true}},
 		{"emoji 😀 here", "😀 here", Options{}},
 		{"tab\there", "tab\there", Options{}},
 		{"Hello World", "hello world", Options{IgnoreCase: true}},
@@ -128,6 +129,10 @@ func TestPrefilterRandom(t *testing.T) {
 		o := Options{IgnoreCase: rng.Intn(2) == 0}
 		if rng.Intn(2) == 0 {
 			pattern = strings.ToUpper(pattern)
+		}
+		if rng.Intn(3) == 0 { // the same as a regular expression: Unicode folding, alarms
+			o.Regexp = true
+			pattern = regexp.QuoteMeta(pattern)
 		}
 		checkNeverDrops(t, text, pattern, o)
 	}
@@ -222,4 +227,15 @@ func FuzzPrefilter(f *testing.F) {
 		}
 		checkNeverDrops(t, text, pattern, Options{IgnoreCase: fold})
 	})
+}
+
+func TestFixedIgnoreCaseFoldsASCIIWithASCII(t *testing.T) {
+	m, _ := Compile("Kelvin's", Options{IgnoreCase: true})
+	if !m.Match("KELVIN'S") || !m.Match("kelvin's") || m.Match("\u212aelvin's") || m.Match("Kelvin'\u017f") {
+		t.Fatal("-F -i must fold ASCII letters with ASCII only")
+	}
+	m, _ = Compile("ÉTÉ", Options{IgnoreCase: true})
+	if !m.Match("été") {
+		t.Fatal("-F -i must fold other letters")
+	}
 }
