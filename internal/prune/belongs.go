@@ -16,7 +16,8 @@ type Belongings struct {
 	Bytes int64
 }
 
-// belongs lists what belongs to the session file path of agent:
+// belongs lists what belongs to the session file path of agent (extra:
+// what its format lists, files or folders, merged in):
 //   - every agent: the file, sessctl's sidecar <file>.rejected.jsonl and
 //     backups <file>.sessctl-*.bak;
 //   - the folder of the same name without .jsonl (Claude Code subagents/
@@ -27,7 +28,7 @@ type Belongings struct {
 //
 // oh-my-pi blobs are shared between sessions and stay in the store
 // (`sessctl blob gc` removes those nothing refers to).
-func belongs(agent, path, id, root string) Belongings {
+func belongs(agent, path, id, root string, extra []string) Belongings {
 	var b Belongings
 	seen := map[string]bool{}
 	addFile := func(p string) {
@@ -60,6 +61,13 @@ func belongs(agent, path, id, root string) Belongings {
 		}
 	}
 	addDir(strings.TrimSuffix(path, ".jsonl"))
+	for _, p := range extra {
+		if st, err := os.Lstat(p); err == nil && st.IsDir() {
+			addDir(p)
+		} else {
+			addFile(p)
+		}
+	}
 	if agent == "claude" && id != "" && !strings.ContainsAny(id, `/\*?[`) {
 		cfg := filepath.Dir(filepath.Clean(root))
 		addDir(filepath.Join(cfg, "file-history", id))

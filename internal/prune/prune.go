@@ -31,6 +31,11 @@ type Criteria struct {
 	Empty      bool          // no conversation (no message)
 	// Force prunes a session that a staying session names as its parent.
 	Force bool
+	// Files, when set, lists what the session's format says belongs to
+	// it (sessfmt.Filer through the registry): paths of files or folders,
+	// and the number of shared blobs it refers to (they stay in their
+	// store). It is merged with sessctl's own list (belongs).
+	Files func(s *discover.Session) (paths []string, sharedBlobs int)
 }
 
 // Any reports whether a selecting criterion is set.
@@ -48,6 +53,9 @@ type Candidate struct {
 	// Files are the session file and everything that belongs to it.
 	Files []string `json:"files"`
 	Bytes int64    `json:"bytes"`
+	// SharedBlobs is the number of blobs of a shared store it refers to:
+	// they stay (`sessctl blob gc` removes blobs nothing refers to).
+	SharedBlobs int `json:"sharedBlobs,omitempty"`
 	// Reasons are the criteria it matched.
 	Reasons []string `json:"reasons"`
 	// Status: would-archive, would-delete, archived, deleted, refused,
@@ -112,7 +120,11 @@ func Select(sessions []*discover.Session, c Criteria, now time.Time) []*Candidat
 			cand.Bytes = s.Bytes
 			cand.Files = []string{s.Path}
 		} else {
-			b := belongs(s.Agent, s.Path, s.ID, s.Root)
+			var extra []string
+			if c.Files != nil {
+				extra, cand.SharedBlobs = c.Files(s)
+			}
+			b := belongs(s.Agent, s.Path, s.ID, s.Root, extra)
 			cand.Files, cand.dirs, cand.Bytes = b.Files, b.Dirs, b.Bytes
 		}
 		if c.LargerThan > 0 {

@@ -109,7 +109,7 @@ func TestBelongsClaude(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(f), 0o700))
 		require.NoError(t, os.WriteFile(f, []byte("12345"), 0o600))
 	}
-	b := belongs("claude", p, id, root)
+	b := belongs("claude", p, id, root, nil)
 	require.Len(t, b.Files, 8)
 	require.Equal(t, p, b.Files[0])
 	require.Equal(t, int64(40), b.Bytes)

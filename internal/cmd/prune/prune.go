@@ -16,6 +16,7 @@ import (
 	"github.com/sessctl/sessctl/internal/iostreams"
 	"github.com/sessctl/sessctl/internal/prune"
 	"github.com/sessctl/sessctl/internal/render"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/spf13/cobra"
 )
 
@@ -220,6 +221,7 @@ func Run(opts *Options) error {
 		return err
 	}
 	now := opts.Now()
+	c.Files = func(s *discover.Session) ([]string, int) { return formatFiles(f.Registry, s) }
 	cands := prune.Select(scoped, c, now)
 	var claudeDirs []string
 	for _, r := range all.Roots {
@@ -262,6 +264,32 @@ func Run(opts *Options) error {
 	return nil
 }
 
+// formatFiles asks the session's format what belongs to it (sessfmt.Filer):
+// files and folders it owns alone, and the number of shared blobs.
+func formatFiles(reg *sessfmt.Registry, s *discover.Session) ([]string, int) {
+	if reg == nil {
+		return nil, 0
+	}
+	fm, ok := reg.Format(s.Format).(sessfmt.Filer)
+	if !ok {
+		return nil, 0
+	}
+	uses, err := fm.SessionFiles(sessfmt.Ref{Format: s.Format, Agent: s.Agent, Path: s.Path, ID: s.ID})
+	if err != nil {
+		return nil, 0
+	}
+	var paths []string
+	shared := 0
+	for _, u := range uses {
+		if u.Shared != "" {
+			shared++
+			continue
+		}
+		paths = append(paths, u.Path)
+	}
+	return paths, shared
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if strings.EqualFold(x, s) {
@@ -299,6 +327,9 @@ func writeText(w io.Writer, rep *Report, tty bool) {
 		fmt.Fprintln(w, line)
 		if len(c.Files) > 1 {
 			fmt.Fprintf(w, "              %d files belong to it\n", len(c.Files))
+		}
+		if c.SharedBlobs > 0 {
+			fmt.Fprintf(w, "              %d shared blobs it refers to stay in their store (sessctl blob gc)\n", c.SharedBlobs)
 		}
 		if c.Why != "" {
 			fmt.Fprintf(w, "              %s\n", e(c.Why))
