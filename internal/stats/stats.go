@@ -60,7 +60,10 @@ type Row struct {
 	Ref      string         `json:"session,omitempty"`
 	Sessions int            `json:"sessions"`
 	Tokens   sessfmt.Tokens `json:"tokens"`
-	Total    int64          `json:"totalTokens"`
+	// TokensNotStored says the group's responses carry no token usage at
+	// all (Agent Core stores none): its zeros are not measurements.
+	TokensNotStored bool  `json:"tokensNotStored,omitempty"`
+	Total           int64 `json:"totalTokens"`
 	// Cost is the sum of the costs the agents stored, in USD; nil when
 	// none was stored. CostPartial says some responses had tokens but no
 	// stored cost, so Cost is less than what they cost.
@@ -84,6 +87,8 @@ type group struct {
 	costs    map[string]bool
 	costSum  float64
 	hasCost  bool
+	// tokens: some response of the group stored its usage.
+	tokens bool
 	// running: sessions with a running-total cost (cost-state) here, which
 	// covers their responses; uncosted: sessions with responses that have
 	// tokens and no cost of their own.
@@ -245,6 +250,7 @@ func (a *Aggregator) Add(s Session, ev sessfmt.UsageEvent) {
 	r.Responses++
 	var tk sessfmt.Tokens
 	if ev.Tokens != nil {
+		g.tokens = true
 		tk = *ev.Tokens
 		r.Tokens.Add(tk)
 	}
@@ -288,6 +294,7 @@ func (a *Aggregator) Rows() []Row {
 			}
 		}
 		r.WallSeconds = r.Wall.Seconds()
+		r.TokensNotStored = r.Responses > 0 && !g.tokens
 		for sk := range g.uncosted {
 			// a running total stands for its whole session: responses
 			// without their own cost are covered by it
@@ -351,6 +358,12 @@ func Sum(rows []Row) Row {
 	}
 	t.Total = t.Tokens.Total()
 	t.WallSeconds = t.Wall.Seconds()
+	t.TokensNotStored = t.Responses > 0
+	for _, r := range rows {
+		if r.Responses > 0 && !r.TokensNotStored {
+			t.TokensNotStored = false
+		}
+	}
 	if hasCost {
 		cost = roundCost(cost)
 		t.Cost = &cost

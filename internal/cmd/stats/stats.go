@@ -315,8 +315,12 @@ func writeTable(w io.Writer, rows []stats.Row, by stats.Group, tty, tools bool) 
 		for _, v := range r.ToolCalls {
 			n += v
 		}
-		cells := append(first, strconv.Itoa(r.Sessions), num(r.Tokens.Input, tty), num(r.Tokens.Output, tty), num(r.Tokens.CacheRead, tty),
-			num(r.Tokens.CacheWrite, tty), num(r.Total, tty), Cost(r), strconv.Itoa(r.Messages), strconv.Itoa(n), wall(r.Wall))
+		tok := []string{num(r.Tokens.Input, tty), num(r.Tokens.Output, tty), num(r.Tokens.CacheRead, tty), num(r.Tokens.CacheWrite, tty), num(r.Total, tty)}
+		if r.TokensNotStored {
+			tok = []string{"-", "-", "-", "-", "-"}
+		}
+		cells := append(append(first, strconv.Itoa(r.Sessions)), tok...)
+		cells = append(cells, Cost(r), strconv.Itoa(r.Messages), strconv.Itoa(n), wall(r.Wall))
 		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 	}
 	for _, r := range rows {
