@@ -56,7 +56,8 @@ type ResumeInfo struct {
 //     not offer to fork it into another project)
 //   - opencode: cd <cwd> && opencode --session <id>
 //   - openclaw: openclaw tui --session <key> (sessions are keyed, not
-//     found by id or path)
+//     found by id or path; of several keys, the agent's main key
+//     agent:<id>:main, else the first)
 func ResumeFor(in ResumeInfo) (ResumeCommand, bool) {
 	c := ResumeCommand{Dir: in.Cwd}
 	switch in.Agent {
@@ -83,8 +84,14 @@ func ResumeFor(in ResumeInfo) (ResumeCommand, bool) {
 		if len(in.Keys) == 0 {
 			return ResumeCommand{}, false
 		}
+		key := in.Keys[0]
+		for _, k := range in.Keys { // several keys: the agent's main one
+			if strings.HasPrefix(k, "agent:") && strings.HasSuffix(k, ":main") && strings.Count(k, ":") == 2 {
+				key = k
+			}
+		}
 		c.Dir = ""
-		c.Argv = []string{"openclaw", "tui", "--session", in.Keys[0]}
+		c.Argv = []string{"openclaw", "tui", "--session", key}
 	default:
 		return ResumeCommand{}, false
 	}

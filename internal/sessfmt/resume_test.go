@@ -19,6 +19,8 @@ func TestResumeFor(t *testing.T) {
 		{ResumeInfo{Agent: "xcsh", Path: "/s/x.jsonl"}, "xcsh --session /s/x.jsonl"},
 		{ResumeInfo{Agent: "opencode", ID: "ses_1", Path: "/d/opencode.db#ses_1", Cwd: "/w"}, "cd /w && opencode --session ses_1"},
 		{ResumeInfo{Agent: "openclaw", Keys: []string{"agent:main:main"}, Cwd: "/w"}, "openclaw tui --session agent:main:main"},
+		{ResumeInfo{Agent: "openclaw", Keys: []string{"agent:main:direct:bob", "agent:main:main"}}, "openclaw tui --session agent:main:main"},
+		{ResumeInfo{Agent: "openclaw", Keys: []string{"agent:x:telegram:group:-1:topic:4"}}, "openclaw tui --session agent:x:telegram:group:-1:topic:4"},
 	}
 	for _, c := range cases {
 		got, ok := ResumeFor(c.in)
