@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/valyala/fastjson"
 )
@@ -106,15 +110,115 @@ func String(raw []byte) (string, bool) {
 	return unescape(raw)
 }
 
-// unescape decodes a JSON string with escapes. It is apart from String so
-// that the variable json.Unmarshal writes to (and which therefore lives on
-// the heap) is only allocated on this rare path.
+// unescape decodes a raw JSON string holding escapes into one allocation
+// (encoding/json makes two: its unquoted bytes, then the string), with
+// encoding/json's results: invalid UTF-8 and lone surrogates become U+FFFD.
+// FuzzUnescape holds the two equal. It reports false for what is not a
+// valid JSON string.
 func unescape(raw []byte) (string, bool) {
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
+	n := len(raw)
+	if n < 2 || raw[0] != '"' || raw[n-1] != '"' {
 		return "", false
 	}
-	return s, true
+	in := raw[1 : n-1]
+	var b strings.Builder
+	b.Grow(len(in))
+	for i := 0; i < len(in); {
+		c := in[i]
+		switch {
+		case c == '\\':
+			if i+1 >= len(in) {
+				return "", false
+			}
+			switch e := in[i+1]; e {
+			case '"', '\\', '/':
+				b.WriteByte(e)
+				i += 2
+			case 'b':
+				b.WriteByte('\b')
+				i += 2
+			case 'f':
+				b.WriteByte('\f')
+				i += 2
+			case 'n':
+				b.WriteByte('\n')
+				i += 2
+			case 'r':
+				b.WriteByte('\r')
+				i += 2
+			case 't':
+				b.WriteByte('\t')
+				i += 2
+			case 'u':
+				r, ok := hex4(in[i+2:])
+				if !ok {
+					return "", false
+				}
+				i += 6
+				if utf16.IsSurrogate(r) {
+					if r2, ok := hex4u(in[i:]); ok {
+						if d := utf16.DecodeRune(r, r2); d != unicode.ReplacementChar {
+							b.WriteRune(d)
+							i += 6
+							break
+						}
+					}
+					r = unicode.ReplacementChar
+				}
+				b.WriteRune(r)
+			default:
+				return "", false
+			}
+		case c == '"' || c < 0x20:
+			return "", false
+		case c < utf8.RuneSelf:
+			j := i + 1
+			for j < len(in) && in[j] < utf8.RuneSelf && in[j] != '\\' && in[j] != '"' && in[j] >= 0x20 {
+				j++
+			}
+			b.Write(in[i:j])
+			i = j
+		default:
+			r, size := utf8.DecodeRune(in[i:])
+			if r == utf8.RuneError && size == 1 {
+				b.WriteRune(unicode.ReplacementChar)
+			} else {
+				b.Write(in[i : i+size])
+			}
+			i += size
+		}
+	}
+	return b.String(), true
+}
+
+// hex4 decodes the four hex digits of a \u escape.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r*16 + rune(c)
+	}
+	return r, true
+}
+
+// hex4u decodes a \uXXXX escape at the start of b.
+func hex4u(b []byte) (rune, bool) {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return 0, false
+	}
+	return hex4(b[2:])
 }
 
 // Truthy reports whether a raw JSON value is truthy in JavaScript terms

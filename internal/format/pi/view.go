@@ -14,19 +14,19 @@ import (
 
 // content block as stored in pi messages.
 type block struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	Thinking  string          `json:"thinking"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-	Data      string          `json:"data"`
-	MimeType  string          `json:"mimeType"`
+	Type      string `json:"type"`
+	Text      string `json:"text"`
+	Thinking  string `json:"thinking"`
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments rawRef `json:"arguments"`
+	Data      string `json:"data"`
+	MimeType  string `json:"mimeType"`
 }
 
 type message struct {
 	Role         string          `json:"role"`
-	Content      json.RawMessage `json:"content"`
+	Content      rawRef          `json:"content"`
 	Timestamp    json.RawMessage `json:"timestamp"`
 	Provider     string          `json:"provider"`
 	Model        string          `json:"model"`
@@ -41,7 +41,7 @@ type message struct {
 	Excluded     bool            `json:"excludeFromContext"`
 	CustomType   string          `json:"customType"`
 	Display      *bool           `json:"display"`
-	Summary      json.RawMessage `json:"summary"`
+	Summary      rawRef          `json:"summary"`
 	TokensBefore *int64          `json:"tokensBefore"`
 	FromID       string          `json:"fromId"`
 	ShortSummary string          `json:"shortSummary"`
@@ -51,6 +51,15 @@ type message struct {
 		Path string `json:"path"`
 	} `json:"files"`
 }
+
+// rawRef is a raw JSON value that, unlike json.RawMessage, is not copied:
+// it points into the bytes being decoded and is valid as long as they are
+// (toModel copies what it keeps). A message of hundreds of megabytes is then
+// not copied once more before its text is decoded.
+type rawRef []byte
+
+// UnmarshalJSON keeps b (a slice of the input) as the value.
+func (r *rawRef) UnmarshalJSON(b []byte) error { *r = b; return nil }
 
 // Transcript turns a rebuilt context into a transcript for people.
 func (f *File) Transcript(ctx *Context) *model.Transcript {
@@ -128,14 +137,14 @@ func toModel(raw json.RawMessage) model.Message {
 		if m.TokensBefore != nil {
 			out.Notes = append(out.Notes, fmt.Sprintf("%d tokens before compaction", *m.TokensBefore))
 		}
-		out.Blocks = append(out.Blocks, model.Block{Kind: "text", Text: rawText(m.Summary)})
+		out.Blocks = append(out.Blocks, model.Block{Kind: "text", Text: rawText(json.RawMessage(m.Summary))})
 		return out
 	case "branchSummary":
 		out.Marker = "branch summary"
 		if m.FromID != "" {
 			out.Notes = append(out.Notes, "from "+m.FromID)
 		}
-		out.Blocks = append(out.Blocks, model.Block{Kind: "text", Text: rawText(m.Summary)})
+		out.Blocks = append(out.Blocks, model.Block{Kind: "text", Text: rawText(json.RawMessage(m.Summary))})
 		return out
 	case "custom", "hookMessage":
 		out.Marker = "custom: " + m.CustomType
@@ -181,14 +190,14 @@ func toModel(raw json.RawMessage) model.Message {
 		out.Marker = ""
 		bl := model.Block{Kind: "toolResult", Name: m.ToolName, ID: m.ToolCallID, IsError: m.IsError}
 		var texts []string
-		for _, b := range contentBlocks(m.Content) {
+		for _, b := range contentBlocks(json.RawMessage(m.Content)) {
 			if b.Kind == "text" {
 				texts = append(texts, b.Text)
 			}
 		}
 		bl.Text = strings.Join(texts, "\n")
 		out.Blocks = append(out.Blocks, bl)
-		for _, b := range contentBlocks(m.Content) {
+		for _, b := range contentBlocks(json.RawMessage(m.Content)) {
 			if b.Kind != "text" {
 				out.Blocks = append(out.Blocks, b)
 			}
@@ -201,7 +210,7 @@ func toModel(raw json.RawMessage) model.Message {
 	if m.ErrorMessage != "" {
 		out.Notes = append(out.Notes, "error: "+m.ErrorMessage)
 	}
-	out.Blocks = append(out.Blocks, contentBlocks(m.Content)...)
+	out.Blocks = append(out.Blocks, contentBlocks(json.RawMessage(m.Content))...)
 	return out
 }
 
@@ -232,7 +241,7 @@ func contentBlocks(raw json.RawMessage) []model.Block {
 		case "thinking":
 			out = append(out, model.Block{Kind: "thinking", Text: b.Thinking})
 		case "toolCall":
-			out = append(out, model.Block{Kind: "toolCall", Name: b.Name, ID: b.ID, Args: compactJSON(b.Arguments)})
+			out = append(out, model.Block{Kind: "toolCall", Name: b.Name, ID: b.ID, Args: compactJSON(json.RawMessage(b.Arguments))})
 		case "image":
 			out = append(out, ImageBlock(b.Data, b.MimeType))
 		default:
