@@ -36,10 +36,10 @@ func (Format) SessionFiles(ref sessfmt.Ref) ([]sessfmt.FileUse, error) {
 			out = append(out, sessfmt.FileUse{Path: filepath.Join(dir, e.Name()), Kind: kind})
 		}
 	}
-	if subs, err := FindSubagents(p); err == nil {
+	if subs, err := subagentPaths(p); err == nil {
 		for _, s := range subs {
-			if filepath.Dir(s.Path) == filepath.Dir(p) { // the older layout, beside the transcript
-				out = append(out, sessfmt.FileUse{Path: s.Path, Kind: "subagents"})
+			if filepath.Dir(s) == filepath.Dir(p) { // the older layout, beside the transcript
+				out = append(out, sessfmt.FileUse{Path: s, Kind: "subagents"})
 			}
 		}
 	}

@@ -1,7 +1,9 @@
 package claude
 
 import (
+	"io/fs"
 	"os"
+	"sort"
 	"path/filepath"
 	"strings"
 	"time"
@@ -29,16 +31,50 @@ func (s *Session) UsageEvents(fn func(sessfmt.UsageEvent) error) error {
 	if strings.HasPrefix(filepath.Base(s.ref.Path), "agent-") {
 		return nil
 	}
-	subs, err := FindSubagents(s.ref.Path)
+	subs, err := subagentPaths(s.ref.Path)
 	if err != nil {
 		return err
 	}
-	for _, sf := range subs {
-		if err := claudeUsageFile(sf.Path, fn); err != nil {
+	for _, p := range subs {
+		if err := claudeUsageFile(p, fn); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// subagentPaths are the subagent transcripts FindSubagents finds
+// (<dir>/<session>/subagents/**/agent-*.jsonl, and older agent-*.jsonl
+// files beside the session whose head carries its id), without indexing
+// them.
+func subagentPaths(sessionPath string) ([]string, error) {
+	dir := filepath.Dir(sessionPath)
+	sid := strings.TrimSuffix(filepath.Base(sessionPath), ".jsonl")
+	var out []string
+	subdir := filepath.Join(dir, sid, "subagents")
+	err := filepath.WalkDir(subdir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == subdir && os.IsNotExist(err) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if n := d.Name(); d.Type().IsRegular() && strings.HasPrefix(n, "agent-") && strings.HasSuffix(n, ".jsonl") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	legacy, _ := filepath.Glob(filepath.Join(dir, "agent-*.jsonl"))
+	sort.Strings(legacy)
+	for _, p := range legacy {
+		if headSessionID(p) == sid {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 func claudeUsageFile(path string, fn func(sessfmt.UsageEvent) error) error {

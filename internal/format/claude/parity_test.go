@@ -77,7 +77,7 @@ func TestParityClaudeCode(t *testing.T) {
 					sent = append(sent, tu.SentLines()...)
 				}
 				for _, d := range tu.Dropped {
-					dropped[[2]int{d.Line, d.Block}] = true
+					dropped[[2]int{tu.LineOf(d.UUID), d.Block}] = true
 				}
 				return nil
 			})

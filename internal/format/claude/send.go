@@ -39,7 +39,8 @@ const (
 // Drop marks a line of a turn, or one content block of it, that Claude Code
 // does not send.
 type Drop struct {
-	Line int `json:"line"`
+	// UUID is the record (line) the drop is about.
+	UUID string `json:"uuid"`
 	// Block is the index of the dropped block in the line's content, or -1
 	// for the whole line.
 	Block  int    `json:"block"`
@@ -220,12 +221,12 @@ func (p *Path) markSend(t *Turn, nd int32) {
 	if r := p.notSent[nd]; r != "" {
 		t.Sent = false
 		t.NotSent = r
-		t.Dropped = append(t.Dropped, Drop{Line: t.Lines[0], Block: -1, Reason: r})
+		t.Dropped = append(t.Dropped, Drop{UUID: t.UUID, Block: -1, Reason: r})
 		return
 	}
 	t.Sent = true
 	for _, k := range p.dropBlocks[nd] {
-		t.Dropped = append(t.Dropped, Drop{Line: t.Lines[0], Block: k, Reason: NotSentToolResult})
+		t.Dropped = append(t.Dropped, Drop{UUID: t.UUID, Block: k, Reason: NotSentToolResult})
 	}
 }
 
@@ -245,19 +246,38 @@ func (t *Turn) mergeSend(o *Turn) {
 // (lines dropped whole left out), in order.
 func (t *Turn) SentLines() []int {
 	var out []int
-	for _, ln := range t.Lines {
-		whole := false
-		for _, d := range t.Dropped {
-			if d.Line == ln && d.Block < 0 {
-				whole = true
-				break
-			}
-		}
-		if !whole {
+	for i, ln := range t.Lines {
+		if !t.droppedWhole(t.uuidAt(i)) {
 			out = append(out, ln)
 		}
 	}
 	return out
+}
+
+// LineOf is the line number of the turn's record uuid (0 if not in it).
+func (t *Turn) LineOf(uuid string) int {
+	for i, ln := range t.Lines {
+		if t.uuidAt(i) == uuid {
+			return ln
+		}
+	}
+	return 0
+}
+
+func (t *Turn) uuidAt(i int) string {
+	if len(t.UUIDs) > i {
+		return t.UUIDs[i]
+	}
+	return t.UUID
+}
+
+func (t *Turn) droppedWhole(uuid string) bool {
+	for _, d := range t.Dropped {
+		if d.UUID == uuid && d.Block < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // ResumesEmpty reports whether Claude Code resumes an empty conversation:

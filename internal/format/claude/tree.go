@@ -34,6 +34,10 @@ type Tree struct {
 	Active      []bool // node is on the loader's path for the leaf
 	// Progress is the number of legacy progress lines bridged over.
 	Progress int
+	// ContinuedIn is the session this one was resumed into (continued-in),
+	// RelocatedCwd the folder /cd moved it to (relocated).
+	ContinuedIn  string
+	RelocatedCwd string
 }
 
 // TreeNode is one node of Tree.
@@ -90,7 +94,7 @@ func (f *File) Tree(m LeafMode) (*Tree, error) {
 		return nil, err
 	}
 	nn := len(f.nFirst)
-	t := &Tree{Leaf: -1}
+	t := &Tree{Leaf: -1, ContinuedIn: f.Meta.ContinuedIn, RelocatedCwd: f.Meta.RelocatedCwd}
 	pos := make([]int32, nn) // node -> tree index
 	var parser fastjson.Parser
 	for nd := 0; nd < nn; nd++ {
@@ -400,6 +404,9 @@ type TreeJSON struct {
 	// BridgedProgress counts legacy progress lines bridged over.
 	BridgedProgress int            `json:"bridgedProgress"`
 	Subagents       []SubagentJSON `json:"subagents,omitempty"`
+	// ContinuedIn links the session it was resumed into (continued-in).
+	ContinuedIn  string `json:"continuedIn,omitempty"`
+	RelocatedCwd string `json:"relocatedCwd,omitempty"`
 }
 
 // TreeNodeJSON is one node of TreeJSON.
@@ -439,7 +446,7 @@ func (t *Tree) JSON(path string, mode LeafMode, choice LeafChoice, subs *Subagen
 	}
 	j := &TreeJSON{Format: "claude-code", Path: path, LeafMode: mode, LeafModes: choice,
 		Roots: ids(trueRoots), Orphans: ids(t.Orphans), Cycles: [][]string{}, Duplicates: t.Duplicates,
-		Nodes: make([]TreeNodeJSON, len(t.Nodes)), BridgedProgress: t.Progress}
+		Nodes: make([]TreeNodeJSON, len(t.Nodes)), BridgedProgress: t.Progress, ContinuedIn: t.ContinuedIn, RelocatedCwd: t.RelocatedCwd}
 	if j.Duplicates == nil {
 		j.Duplicates = []string{}
 	}

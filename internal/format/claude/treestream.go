@@ -147,6 +147,14 @@ func (f *File) WriteTreeJSON(w io.Writer, path string, mode LeafMode, leaf strin
 		bw.WriteString(`,"subagents":`)
 		enc(subJSON)
 	}
+	if f.Meta.ContinuedIn != "" {
+		bw.WriteString(`,"continuedIn":`)
+		enc(f.Meta.ContinuedIn)
+	}
+	if f.Meta.RelocatedCwd != "" {
+		bw.WriteString(`,"relocatedCwd":`)
+		enc(f.Meta.RelocatedCwd)
+	}
 	bw.WriteString("}\n")
 	return bw.Flush()
 }

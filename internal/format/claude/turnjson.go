@@ -84,8 +84,8 @@ func (t *Turn) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, `{"line":`...)
-			b = strconv.AppendInt(b, int64(d.Line), 10)
+			b = append(b, `{"uuid":`...)
+			b = appendString(b, d.UUID)
 			b = append(b, `,"block":`...)
 			b = strconv.AppendInt(b, int64(d.Block), 10)
 			b = append(b, `,"reason":`...)

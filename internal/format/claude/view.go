@@ -503,9 +503,9 @@ func sendNotes(t *Turn) []string {
 	for _, d := range t.Dropped {
 		why := notSentText[d.Reason]
 		if d.Block >= 0 {
-			out = append(out, fmt.Sprintf("block %d of line %d not sent to the model: %s", d.Block+1, d.Line, why))
+			out = append(out, fmt.Sprintf("block %d of line %d not sent to the model: %s", d.Block+1, t.LineOf(d.UUID), why))
 		} else {
-			out = append(out, fmt.Sprintf("line %d not sent to the model: %s", d.Line, why))
+			out = append(out, fmt.Sprintf("line %d not sent to the model: %s", t.LineOf(d.UUID), why))
 		}
 	}
 	return out
