@@ -24,6 +24,10 @@ import (
 type Options struct {
 	// NoBackup skips safewrite's backup of each rewritten file.
 	NoBackup bool
+	// Live, when set, says why a session file is in use ("" when it is
+	// not): a move or rewrite of a live file fails and changes nothing
+	// (an agent writing by path would recreate the file where it was).
+	Live func(agent, path string) string
 	// Checkpoint, when set, is called after each durable step:
 	// "step-N:<safewrite step>" inside a rewrite and "step-N-done" after
 	// step N (1-based). Crash tests stop the process there.
@@ -47,6 +51,14 @@ func Apply(plan *Plan, opts Options) int {
 		n := strconv.Itoa(i + 1)
 		var done bool
 		var err error
+		if opts.Live != nil && st.Action != ActRemoveDir {
+			if why := opts.Live(st.Agent, st.Path); why != "" {
+				st.Status, st.Error = "failed", "in use: "+why+"; nothing was changed (run relocate again once the agent has exited)"
+				failed++
+				opts.cp("step-" + n + "-done")
+				continue
+			}
+		}
 		switch st.Action {
 		case ActMove:
 			done, err = move(st.Path, st.To, st.Agent != "claude")

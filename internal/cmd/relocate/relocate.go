@@ -6,11 +6,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"syscall"
+	"time"
 
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/discover"
 	"github.com/sessctl/sessctl/internal/iostreams"
+	"github.com/sessctl/sessctl/internal/prune"
 	"github.com/sessctl/sessctl/internal/relocate"
 	"github.com/sessctl/sessctl/internal/render"
 	"github.com/spf13/cobra"
@@ -70,6 +74,11 @@ run is a no-op; a run killed midway is completed by the next one.`,
 			if opts.New, err = relocate.Clean(args[1]); err != nil {
 				return err
 			}
+			// Claude Code names folders after the real path: an existing
+			// NEW is resolved (OLD usually no longer exists).
+			if real, err := filepath.EvalSymlinks(opts.New); err == nil {
+				opts.New = real
+			}
 			if opts.Old == opts.New || relocate.Under(opts.New, opts.Old) || relocate.Under(opts.Old, opts.New) {
 				return cmdutil.FlagErrorf("OLD and NEW must be two folders, neither inside the other")
 			}
@@ -125,7 +134,25 @@ func Run(opts *Options) error {
 	}
 	failed := 0
 	if opts.Apply {
-		failed = relocate.Apply(plan, relocate.Options{NoBackup: opts.NoBackup, Checkpoint: opts.Checkpoint})
+		var claudeDirs []string
+		for _, r := range res.Roots {
+			if r.Agent == "claude" {
+				claudeDirs = append(claudeDirs, filepath.Dir(filepath.Clean(r.Path)))
+			}
+		}
+		live := prune.NewLive(claudeDirs, 0, time.Now())
+		isLive := func(agent, path string) string {
+			id := ""
+			if agent == "claude" {
+				id = strings.TrimSuffix(filepath.Base(path), ".jsonl")
+			}
+			var files []string
+			if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() {
+				files = []string{path}
+			}
+			return live.Why(agent, id, files)
+		}
+		failed = relocate.Apply(plan, relocate.Options{NoBackup: opts.NoBackup, Checkpoint: opts.Checkpoint, Live: isLive})
 	}
 	if opts.JSON {
 		if err := render.JSON(opts.IO.Out, plan, opts.IO.IsStdoutTTY()); err != nil {
