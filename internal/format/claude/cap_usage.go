@@ -3,8 +3,8 @@ package claude
 import (
 	"io/fs"
 	"os"
-	"sort"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
