@@ -14,3 +14,17 @@ for report in daily session; do
 	CLAUDE_CONFIG_DIR="$H" unshare -n "$D/node_modules/.bin/ccusage" claude "$report" --json --offline --timezone UTC \
 		> "testdata/stats/ccusage-$report.json"
 done
+
+# The real sample project of the shared corpus (../shared/corpus, not in the
+# repository), copied into a Claude home under /tmp: per day and per session.
+C="$PWD/../shared/corpus/claude-code/sample-project"
+if [ -d "$C" ]; then
+	T=$(mktemp -d)
+	mkdir -p "$T/projects/-sample-project"
+	cp "$C"/*.jsonl "$T/projects/-sample-project/"
+	for report in daily session; do
+		CLAUDE_CONFIG_DIR="$T" unshare -n "$D/node_modules/.bin/ccusage" claude "$report" --json --offline --timezone UTC \
+			> "testdata/stats/ccusage-corpus-$report.json"
+	done
+	rm -rf "$T"
+fi

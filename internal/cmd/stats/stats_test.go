@@ -3,6 +3,7 @@ package stats
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -153,5 +154,80 @@ func TestTableAndFlags(t *testing.T) {
 	}
 	if rows := jsonRows(t, out); len(rows) != 1 || rows["2026-11-23"].Total != 6130 {
 		t.Errorf("--since 2026-11-23: %v", rows)
+	}
+}
+
+// TestSameTokensAsCcusageOnCorpus compares with ccusage on the real sample
+// project of the shared corpus (skipped when ../shared is absent): per day
+// equal; per session equal once ccusage's rows for the older agent-*.jsonl
+// subagent files (its own sessions) are added to the session whose id
+// their lines carry, which is where sessctl counts them (docs/stats.md).
+func TestSameTokensAsCcusageOnCorpus(t *testing.T) {
+	src := filepath.Join(cmdtest.Testdata(t), "..", "..", "shared", "corpus", "claude-code", "sample-project")
+	files, _ := filepath.Glob(filepath.Join(src, "*.jsonl"))
+	if len(files) == 0 {
+		t.Skip("shared corpus absent")
+	}
+	home := t.TempDir()
+	proj := filepath.Join(home, "projects", "-sample-project")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(proj, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(by string) map[string]stats.Row {
+		f, s := cmdtest.Factory(t, map[string]string{"CLAUDE_CONFIG_DIR": home})
+		f.JSON = true
+		cmd := NewCmd(f, func(o *Options) error { o.Location = time.UTC; return Run(o) })
+		out, errOut, err := cmdtest.Exec(cmd, s, "--by", by)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, errOut)
+		}
+		return jsonRows(t, out)
+	}
+	same := func(what string, g stats.Row, w ccusageRow) {
+		if g.Tokens.Input != w.Input || g.Tokens.Output != w.Output || g.Tokens.CacheRead != w.CacheRead ||
+			g.Tokens.CacheWrite != w.CacheCreate || g.Total != w.Total {
+			t.Errorf("%s: sessctl %+v total %d, ccusage %+v", what, g.Tokens, g.Total, w)
+		}
+	}
+	days := run("day")
+	for k, w := range readCcusage(t, "ccusage-corpus-daily.json", "daily") {
+		same("day "+k, days[k], w)
+	}
+	want := map[string]ccusageRow{}
+	for k, w := range readCcusage(t, "ccusage-corpus-session.json", "sessions") {
+		if strings.HasPrefix(k, "agent-") {
+			b, err := os.ReadFile(filepath.Join(proj, k+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, rest, ok := strings.Cut(string(b), `"sessionId":"`)
+			if !ok {
+				t.Fatalf("%s: no sessionId", k)
+			}
+			k = rest[:strings.IndexByte(rest, '"')]
+		}
+		x := want[k]
+		x.Input += w.Input
+		x.Output += w.Output
+		x.CacheRead += w.CacheRead
+		x.CacheCreate += w.CacheCreate
+		x.Total += w.Total
+		want[k] = x
+	}
+	sessions := run("session")
+	if len(sessions) != len(want) {
+		t.Errorf("%d sessions, want %d", len(sessions), len(want))
+	}
+	for k, w := range want {
+		same("session "+k, sessions[k], w)
 	}
 }
