@@ -28,3 +28,10 @@ if [ -d "$C" ]; then
 	done
 	rm -rf "$T"
 fi
+
+# pi: the session of testdata/script/stats_pi.txtar (two branches, one
+# response without a stored cost), through ccusage's pi adapter.
+for report in daily session; do
+	HOME=/nonexistent unshare -n "$D/node_modules/.bin/ccusage" pi "$report" --json --offline --timezone UTC \
+		--pi-path "$PWD/testdata/stats/pi-sessions" > "testdata/stats/ccusage-pi-$report.json"
+done

@@ -231,3 +231,46 @@ func TestSameTokensAsCcusageOnCorpus(t *testing.T) {
 		same("session "+k, sessions[k], w)
 	}
 }
+
+// TestSameTokensAsCcusagePi compares with ccusage's pi adapter on a pi
+// session with two branches and a response without a stored cost: the same
+// tokens per day and session, and the same cost where pi stored one.
+func TestSameTokensAsCcusagePi(t *testing.T) {
+	f, s := cmdtest.Factory(t, nil)
+	f.JSON = true
+	dir := cmdtest.Testdata(t, "stats", "pi-sessions")
+	cmd := NewCmd(f, func(o *Options) error { o.Location = time.UTC; return Run(o) })
+	out, errOut, err := cmdtest.Exec(cmd, s, "--root", "pi="+dir, "--agent", "pi", "--by", "session")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	got := jsonRows(t, out)
+	want := readCcusage(t, "ccusage-pi-session.json", "sessions")
+	if len(got) != len(want) {
+		t.Fatalf("%d sessions, ccusage %d: %v", len(got), len(want), got)
+	}
+	for k, w := range want {
+		g := got[k]
+		if g.Tokens.Input != w.Input || g.Tokens.Output != w.Output || g.Tokens.CacheRead != w.CacheRead ||
+			g.Tokens.CacheWrite != w.CacheCreate || g.Total != w.Total {
+			t.Errorf("session %s: sessctl %+v, ccusage %+v", k, g.Tokens, w)
+		}
+		// pi stored 0.0125 for m1 and nothing for m2: sessctl says so
+		if g.Cost == nil || *g.Cost != 0.0125 || !g.CostPartial {
+			t.Errorf("session %s: cost %v partial %v", k, g.Cost, g.CostPartial)
+		}
+	}
+	f, s = cmdtest.Factory(t, nil)
+	f.JSON = true
+	cmd = NewCmd(f, func(o *Options) error { o.Location = time.UTC; return Run(o) })
+	out, _, err = cmdtest.Exec(cmd, s, "--root", "pi="+dir, "--agent", "pi", "--by", "day")
+	if err != nil {
+		t.Fatal(err)
+	}
+	days := jsonRows(t, out)
+	for k, w := range readCcusage(t, "ccusage-pi-daily.json", "daily") {
+		if g := days[k]; g.Total != w.Total || g.Tokens.Input != w.Input || g.Tokens.Output != w.Output {
+			t.Errorf("day %s: sessctl %+v, ccusage %+v", k, g.Tokens, w)
+		}
+	}
+}
