@@ -36,6 +36,10 @@ type Config struct {
 	FirstOnly bool
 	// Open opens a session (the registry's OpenRef).
 	Open func(sessfmt.Ref) (sessfmt.Session, error)
+	// Format returns a registered format by name (the registry's Format);
+	// with FirstOnly and without ActiveOnly, a file whose format is a
+	// sessfmt.LineTexter is read line by line without being opened.
+	Format func(name string) sessfmt.Format
 	// Workers is how many sessions are searched at once (0: every core).
 	Workers int
 	// Context is how many bytes of text a snippet shows around its match
@@ -167,6 +171,11 @@ func searchOne(cfg *Config, t Target, buf []byte) *Result {
 			return res
 		}
 	}
+	if cfg.FirstOnly && !cfg.ActiveOnly && cfg.Format != nil && t.Ref.ID == "" && lines != nil {
+		if lt, ok := cfg.Format(t.Ref.Format).(sessfmt.LineTexter); ok {
+			return firstLineHit(cfg, t, lt, lines, res)
+		}
+	}
 	s, err := cfg.Open(t.Ref)
 	if err != nil {
 		res.Err = err
@@ -239,6 +248,68 @@ func searchOne(cfg *Config, t Target, buf []byte) *Result {
 	if err != nil && err != errStop {
 		res.Err = err
 	}
+	return res
+}
+
+// firstLineHit finds a session's first hit by reading its candidate lines
+// with the format's line reader, without opening the session (search -l).
+// Agent, id and title the caller did not know are read from the session
+// only when there is a hit.
+func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, lines []int, res *Result) *Result {
+	width := cfg.Context
+	if width <= 0 {
+		width = 60
+	}
+	var hit *Hit
+	err := sessfmt.EachLine(t.Ref.Path, func(line int, _ []byte) bool {
+		i := sort.SearchInts(lines, line)
+		return i < len(lines) && lines[i] == line
+	}, func(line int, raw []byte) error {
+		return lt.LineTexts(line, raw, cfg.Kinds, func(x *sessfmt.Text) error {
+			if x.Kind&cfg.Kinds == 0 || !RoleMatches(cfg.Roles, x.Role) {
+				return nil
+			}
+			spans, total := cfg.Matcher.Find(x.Text, 0)
+			if total == 0 {
+				return nil
+			}
+			hit = &Hit{Session: t.Ref.String(), EntryID: x.EntryID, Line: x.Line, Role: x.Role, Kind: x.Kind.String(), Tool: x.Tool, Matches: total}
+			if !x.Time.IsZero() {
+				tm := x.Time
+				hit.Time = &tm
+			}
+			hit.Snippet, hit.Spans = Snippet(x.Text, spans, width)
+			return errStop
+		})
+	})
+	if err != nil && err != errStop {
+		res.Err = err
+		return res
+	}
+	if hit == nil {
+		return res
+	}
+	if t.Agent == "" {
+		t.Agent = t.Ref.Agent
+	}
+	if t.ID == "" || t.Title == "" || t.Agent == "" {
+		if s, err := cfg.Open(t.Ref); err == nil {
+			m := s.Meta()
+			if t.Agent == "" {
+				t.Agent = m.Agent
+			}
+			if t.ID == "" {
+				t.ID = m.ID
+			}
+			if t.Title == "" {
+				t.Title = m.Title
+			}
+			s.Close()
+		}
+	}
+	hit.Agent, hit.ID, hit.ShortID, hit.Title = t.Agent, t.ID, short(t.ID), t.Title
+	res.Target = t
+	res.Hits = []Hit{*hit}
 	return res
 }
 

@@ -214,3 +214,11 @@ func MessageTexts(m *model.Message, base Text, kinds TextKind, fn func(*Text) er
 	}
 	return nil
 }
+
+// LineTexter is a format whose JSONL session lines can be read for text one
+// at a time, without opening the session: no index, so no active path
+// (OnPath is false) and ids as stored. search uses it to list matching
+// sessions (-l) at the speed of its byte prefilter.
+type LineTexter interface {
+	LineTexts(line int, raw []byte, kinds TextKind, fn func(*Text) error) error
+}

@@ -163,7 +163,8 @@ func Run(opts *Options) error {
 	}
 	cfg := search.Config{
 		Matcher: m, Kinds: kinds, Roles: opts.Roles, ActiveOnly: !opts.AllBranches, FirstOnly: opts.FilesOnly,
-		Open: func(r sessfmt.Ref) (sessfmt.Session, error) { return f.Registry.OpenRef(r, sessfmt.OpenOptions{}) },
+		Open:   func(r sessfmt.Ref) (sessfmt.Session, error) { return f.Registry.OpenRef(r, sessfmt.OpenOptions{}) },
+		Format: f.Registry.Format,
 	}
 	out := bufio.NewWriterSize(opts.IO.Out, 1<<16)
 	st := render.NewStyles(opts.IO)

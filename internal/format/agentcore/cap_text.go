@@ -1,6 +1,9 @@
 package agentcore
 
 import (
+	"encoding/json"
+	"time"
+
 	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
@@ -37,3 +40,27 @@ func (o *Opened) Texts(opts sessfmt.TextOptions, fn func(*sessfmt.Text) error) e
 }
 
 var _ sessfmt.Texter = (*Opened)(nil)
+
+// LineTexts reads one line's texts without the session (see
+// sessfmt.LineTexter).
+func (Format) LineTexts(line int, raw []byte, kinds sessfmt.TextKind, fn func(*sessfmt.Text) error) error {
+	if kinds == 0 {
+		kinds = sessfmt.TextAll
+	}
+	var h struct {
+		ID        string   `json:"id"`
+		Type      string   `json:"type"`
+		Timestamp *float64 `json:"timestamp"`
+	}
+	if json.Unmarshal(raw, &h) != nil || h.ID == "" {
+		return nil
+	}
+	e := Entry{ID: h.ID, Type: h.Type, Line: line}
+	if h.Timestamp != nil {
+		e.Timestamp = time.UnixMilli(int64(*h.Timestamp)).UTC()
+	}
+	m := message(e, raw)
+	return sessfmt.MessageTexts(&m, sessfmt.Text{Line: line, EntryID: e.ID, Role: m.Role, Time: e.Timestamp}, kinds, fn)
+}
+
+var _ sessfmt.LineTexter = Format{}

@@ -110,3 +110,25 @@ func entryTexts(v *fastjson.Value, base sessfmt.Text, kinds sessfmt.TextKind, fn
 }
 
 var _ sessfmt.Texter = (*Session)(nil)
+
+// LineTexts reads one line's texts without the session (see
+// sessfmt.LineTexter); the entry id is the stored id.
+func (Format) LineTexts(line int, raw []byte, kinds sessfmt.TextKind, fn func(*sessfmt.Text) error) error {
+	if kinds == 0 {
+		kinds = sessfmt.TextAll
+	}
+	var p fastjson.Parser
+	v, err := p.ParseBytes(trimBOM(raw))
+	if err != nil || v.Type() != fastjson.TypeObject {
+		return nil
+	}
+	base := sessfmt.Text{Line: line, EntryID: string(v.GetStringBytes("id"))}
+	if ts := v.GetStringBytes("timestamp"); ts != nil {
+		if t, err := time.Parse(time.RFC3339Nano, string(ts)); err == nil {
+			base.Time = t
+		}
+	}
+	return entryTexts(v, base, kinds, fn)
+}
+
+var _ sessfmt.LineTexter = Format{}
