@@ -16,7 +16,6 @@ import (
 	"github.com/sessctl/sessctl/internal/render"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/sessctl/sessctl/internal/sessfmt/formats"
-	"github.com/sessctl/sessctl/internal/session"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 )
@@ -62,9 +61,6 @@ func printError(w io.Writer, cmd *cobra.Command, err error) {
 
 // NewRootCmd builds the command tree.
 func NewRootCmd(f *cmdutil.Factory) *cobra.Command {
-	if f.Resolver == nil {
-		f.Resolver = func() session.Resolver { return discoverResolver(f) }
-	}
 	if f.Registry == nil {
 		f.Registry = formats.New(f.Getenv)
 		f.Registry.Lookup = func(id string) ([]sessfmt.Ref, error) { return lookupSessions(f, id) }
@@ -186,32 +182,19 @@ func loadConfig(getenv func(string) string, explicit string, none bool) (*viper.
 	return v, nil
 }
 
-// discoverResolver looks session ids and id prefixes up across all roots
-// (environment, config `roots:`), through the list cache.
-func discoverResolver(f *cmdutil.Factory) session.Resolver {
+// lookupSessions finds the sessions whose id starts with id across all
+// roots (environment, config `roots:`), through the list cache, for the
+// format registry.
+func lookupSessions(f *cmdutil.Factory, id string) ([]sessfmt.Ref, error) {
 	var get discover.ConfigGetter
 	if f.Config != nil {
 		get = f.Config.Get
 	}
 	opts, err := discover.OptionsFrom(f.Getenv, get)
 	if err != nil {
-		return func(string) ([]session.Ref, error) { return nil, err }
-	}
-	return discover.Resolver(opts)
-}
-
-// lookupSessions finds the sessions whose id starts with id across all
-// roots, for the format registry.
-func lookupSessions(f *cmdutil.Factory, id string) ([]sessfmt.Ref, error) {
-	refs, err := f.Resolver()(id)
-	if err != nil {
 		return nil, err
 	}
-	out := make([]sessfmt.Ref, 0, len(refs))
-	for _, r := range refs {
-		out = append(out, sessfmt.Ref{Format: string(r.Format), Agent: r.Agent, Path: r.Path})
-	}
-	return out, nil
+	return discover.IDLookup(opts)(id)
 }
 
 func newExitCodesTopic() *cobra.Command {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/sessctl/sessctl/internal/iostreams"
 	"github.com/sessctl/sessctl/internal/sessfmt"
-	"github.com/sessctl/sessctl/internal/session"
 	"github.com/spf13/viper"
 )
 
@@ -18,9 +17,6 @@ type Factory struct {
 	JSON bool
 	// Getenv reads the environment (os.Getenv outside tests).
 	Getenv func(string) string
-	// Resolver looks session ids and id prefixes up across all discovered
-	// roots (nil: only paths are accepted).
-	Resolver func() session.Resolver
 	// AllSessions lists every session file and store for --all (nil:
 	// discovery; see AllSessionPaths in args.go).
 	AllSessions func() ([]string, error)
@@ -50,8 +46,7 @@ func (f *Factory) OpenSession(arg string, opts sessfmt.OpenOptions) (sessfmt.Ses
 
 // Resolve turns a session argument into a reference through the registry
 // without opening it (a path, a "<store>#<id>" reference, a session id or a
-// unique id prefix); an ambiguous prefix is a usage error (exit 2). It
-// replaces ResolveSession.
+// unique id prefix); an ambiguous prefix is a usage error (exit 2).
 func (f *Factory) Resolve(arg string) (sessfmt.Ref, error) {
 	if f.Registry == nil {
 		return sessfmt.Ref{}, errors.New("internal error: no format registry on the factory")
@@ -74,22 +69,4 @@ func UsageIf(err error) error {
 		return &UsageError{Err: err}
 	}
 	return err
-}
-
-// ResolveSession resolves a session argument: a path, a session id or a
-// unique id prefix. An ambiguous prefix is a usage error (exit 2).
-func (f *Factory) ResolveSession(arg string) (session.Ref, error) {
-	var lookup session.Resolver
-	if f.Resolver != nil {
-		lookup = f.Resolver()
-	}
-	ref, err := session.Resolve(arg, lookup)
-	if err != nil {
-		var amb *session.AmbiguousError
-		if errors.As(err, &amb) {
-			return ref, &UsageError{Err: err}
-		}
-		return ref, err
-	}
-	return ref, nil
 }

@@ -44,7 +44,7 @@ func TestResolverFindsStoreSessions(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(st, "project", "global.json"), []byte(`{"id":"global","worktree":"/","time":{"created":1}}`), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(st, "session", "global", "plainid1.json"),
 		[]byte(`{"id":"plainid1","projectID":"global","directory":"/p","title":"No prefix","version":"1","time":{"created":1,"updated":2}}`), 0o644))
-	refs, err := Resolver(Options{Env: envOf(map[string]string{"XDG_DATA_HOME": data})})("plainid")
+	refs, err := IDLookup(Options{Env: envOf(map[string]string{"XDG_DATA_HOME": data})})("plainid")
 	require.NoError(t, err)
 	require.Len(t, refs, 1, "%v", refs)
 	assert.Equal(t, filepath.Join(data, "opencode")+"#plainid1", refs[0].Path)

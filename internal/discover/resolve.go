@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/sessctl/sessctl/internal/session"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
 // Match returns the sessions an id argument names: those whose id equals it
@@ -34,10 +34,11 @@ func Match(ss []*Session, arg string) []*Session {
 	return prefix
 }
 
-// Resolver returns a session.Resolver that scans all roots (through the
-// cache when cachePath is not "") and matches ids and id prefixes.
-func Resolver(opts Options) session.Resolver {
-	return func(arg string) ([]session.Ref, error) {
+// IDLookup returns the registry's id lookup (sessfmt.Registry.Lookup): it
+// scans all roots (through the list cache when opts has one) and matches
+// ids and id prefixes.
+func IDLookup(opts Options) func(idOrPrefix string) ([]sessfmt.Ref, error) {
+	return func(arg string) ([]sessfmt.Ref, error) {
 		if arg == "" {
 			return nil, nil
 		}
@@ -46,9 +47,9 @@ func Resolver(opts Options) session.Resolver {
 		// by id too: list prints them, and ids without OpenCode's ses_
 		// prefix are claimed by no format.
 		stored, _ := ListStores(opts)
-		var refs []session.Ref
+		var refs []sessfmt.Ref
 		for _, s := range Match(append(res.Sessions, stored...), arg) {
-			refs = append(refs, session.Ref{Path: s.Path, Format: session.Format(s.Format), Agent: s.Agent})
+			refs = append(refs, sessfmt.Ref{Path: s.Path, Format: s.Format, Agent: s.Agent})
 		}
 		return refs, nil
 	}
