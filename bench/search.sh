@@ -47,8 +47,9 @@ export XDG_CACHE_HOME=$CACHE
 SESS=$HOMEDIR/.pi/agent/sessions
 
 cat "$SESS"/*/*.jsonl >/dev/null # warm the page cache
-rm -rf "$CACHE"
-"$BIN" list --no-config >/dev/null # the warm list cache
+[[ -d $CACHE.keep && ! -d $CACHE ]] && mv "$CACHE.keep" "$CACHE" # an interrupted run
+rm -rf "$CACHE.keep"
+"$BIN" list --no-config >/dev/null # the warm list cache (kept if fresh)
 
 # measure NAME CMD... : one timed run; appends "wall cpu" to $OUT/NAME
 OUT=$(mktemp -d)
