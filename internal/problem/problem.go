@@ -103,6 +103,9 @@ const (
 	// StaleTemp is a temp file an interrupted sessctl write left beside a
 	// session file.
 	StaleTemp = "stale-temp"
+	// PendingJournal is a journal an interrupted repair left beside a
+	// session: rejected lines not yet written to the sidecar.
+	PendingJournal = "pending-journal"
 )
 
 // Count returns how many problems have each severity.

@@ -298,3 +298,49 @@ func TestChecksEveryFormat(t *testing.T) {
 		assert.Equal(t, agents[i], fr.Agent, fr.Path)
 	}
 }
+
+// Issue 11 item 2: a journal an interrupted repair left beside the session
+// (rejected lines not yet in the sidecar) is reported (pending-journal, a
+// warning naming `sessctl repair`); a live repair's journal is not.
+func TestPendingJournalReported(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(testdata(t, "pi", "parity", "sessions", "001-linear-minimal.jsonl"))
+	require.NoError(t, err)
+	p := filepath.Join(dir, "s.jsonl")
+	require.NoError(t, os.WriteFile(p, src, 0o644))
+	c := exec.Command("true")
+	if err := c.Run(); err != nil {
+		t.Skip("cannot run true:", err)
+	}
+	dead := c.Process.Pid
+	journal := filepath.Join(dir, fmt.Sprintf(".s.jsonl.rejected.jsonl.sessctl-%d-0123456789abcdef.journal", dead))
+	require.NoError(t, os.WriteFile(journal, []byte(`{"sessctl":"sidecar-journal"}`+"\n"), 0o600))
+	other := filepath.Join(dir, fmt.Sprintf(".t.jsonl.rejected.jsonl.sessctl-%d-0123456789abcdef.journal", dead))
+	require.NoError(t, os.WriteFile(other, []byte(`{"sessctl":"sidecar-journal"}`+"\n"), 0o600))
+
+	f := factory(t, nil)
+	f.JSON = true
+	out, _, err := run(t, f, p)
+	require.NoError(t, err, "a warning alone passes")
+	var res struct {
+		Files []struct {
+			Problems []struct {
+				Code, Severity, Message, Fix string
+			} `json:"problems"`
+		} `json:"files"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
+	require.Len(t, res.Files, 1)
+	var got []string
+	for _, pr := range res.Files[0].Problems {
+		if pr.Code == "pending-journal" {
+			assert.Equal(t, "warning", pr.Severity)
+			assert.Equal(t, "sessctl repair "+p+" finishes it", pr.Fix)
+			got = append(got, pr.Message)
+		}
+	}
+	require.Len(t, got, 1, out)
+	assert.Contains(t, got[0], filepath.Base(journal))
+	_, err = os.Stat(journal)
+	assert.NoError(t, err, "check changes nothing")
+}
