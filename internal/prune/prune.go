@@ -20,6 +20,7 @@ import (
 	"github.com/sessctl/sessctl/internal/agentlock"
 	"github.com/sessctl/sessctl/internal/archive"
 	"github.com/sessctl/sessctl/internal/discover"
+	"github.com/sessctl/sessctl/internal/format/claude"
 	"github.com/sessctl/sessctl/internal/safewrite"
 )
 
@@ -174,13 +175,23 @@ func Guard(cands []*Candidate, all []*discover.Session, live *Live, force, del b
 		if strings.HasPrefix(c.Status, "would-") {
 			going[c.Path] = c
 			going["name:"+filepath.Base(c.Path)] = c
+			if c.Agent == "claude" {
+				going["claude:"+c.ID] = c
+			}
 		}
 	}
-	type child struct{ id, path, parent string }
+	type child struct{ id, path, parent, how string }
 	var children []child
 	for _, s := range all {
 		if s.ParentSession != nil && *s.ParentSession != "" {
-			children = append(children, child{s.ID, s.Path, *s.ParentSession})
+			children = append(children, child{s.ID, s.Path, *s.ParentSession, "parent"})
+		}
+		// Claude Code: a session resumed into another names it in a
+		// continued-in line (read from the file's tail).
+		if s.Agent == "claude" && len(going) > 0 && !strings.Contains(s.Path, "#") {
+			if info, err := claude.ListInfo(s.Path); err == nil && info.ContinuedIn != "" {
+				children = append(children, child{s.ID, s.Path, "claude:" + info.ContinuedIn, "continued-in target"})
+			}
 		}
 	}
 	for changed := true; changed; {
@@ -196,12 +207,15 @@ func Guard(cands []*Candidate, all []*discover.Session, live *Live, force, del b
 				}
 			}
 			if force {
-				p.Why = appendWhy(p.Why, fmt.Sprintf("lineage broken (--force): parent of %s, which stays", ch.id))
+				p.Why = appendWhy(p.Why, fmt.Sprintf("lineage broken (--force): %s of %s, which stays", ch.how, ch.id))
 				continue
 			}
-			p.Status, p.Why = "refused", fmt.Sprintf("lineage: parent of %s, which stays (use --force to prune it anyway)", ch.id)
-			delete(going, p.Path)
-			delete(going, "name:"+filepath.Base(p.Path))
+			p.Status, p.Why = "refused", fmt.Sprintf("lineage: %s of %s, which stays (use --force to prune it anyway)", ch.how, ch.id)
+			for k, v := range going {
+				if v == p {
+					delete(going, k)
+				}
+			}
 			changed = true
 		}
 	}
