@@ -105,11 +105,31 @@ func piInfo(agent string) func(string, os.FileInfo) (*Session, error) {
 
 // walkJSONL returns the *.jsonl files below root, at most depth folders
 // down, following symlinks (each folder visited once, so symlink loops end).
-// Folders that cannot be read are reported through warn.
+// Links are followed after the real folders are walked, so a file reachable
+// both directly and through a symlinked folder or file link comes first at
+// its direct path (the scan lists it once, there). Folders that cannot be
+// read are reported through warn.
 func walkJSONL(root string, depth int, warn func(string, error)) []string {
 	var out []string
 	seen := map[fileKey]bool{}
+	type link struct {
+		path string
+		typ  os.FileMode
+		d    int
+	}
+	var links []link
 	var walk func(dir string, d int)
+	add := func(p string, typ os.FileMode, d int) {
+		name := filepath.Base(p)
+		switch {
+		case typ.IsDir():
+			if d > 0 && !strings.HasPrefix(name, ".") {
+				walk(p, d-1)
+			}
+		case typ.IsRegular() && strings.HasSuffix(name, ".jsonl") && !skipName(name):
+			out = append(out, p)
+		}
+	}
 	walk = func(dir string, d int) {
 		st, err := os.Stat(dir)
 		if err != nil {
@@ -139,19 +159,16 @@ func walkJSONL(root string, depth int, warn func(string, error)) []string {
 					}
 					continue
 				}
-				typ = tst.Mode().Type()
+				links = append(links, link{p, tst.Mode().Type(), d})
+				continue
 			}
-			switch {
-			case typ.IsDir():
-				if d > 0 && !strings.HasPrefix(name, ".") {
-					walk(p, d-1)
-				}
-			case typ.IsRegular() && strings.HasSuffix(name, ".jsonl") && !skipName(name):
-				out = append(out, p)
-			}
+			add(p, typ, d)
 		}
 	}
 	walk(root, depth)
+	for i := 0; i < len(links); i++ { // walking a linked folder may queue more
+		add(links[i].path, links[i].typ, links[i].d)
+	}
 	return out
 }
 
