@@ -22,6 +22,11 @@ func claudeFixtures(t *testing.T) []string {
 	var out []string
 	root := "../../testdata/claude"
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		// parity/ holds 190 loader cases resumed by the real CLI; repairing
+		// each several times would take minutes
+		if err == nil && d.IsDir() && d.Name() == "parity" {
+			return filepath.SkipDir
+		}
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") && !strings.Contains(p, "/fuzz/") {
 			out = append(out, p)
 		}
