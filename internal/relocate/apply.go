@@ -51,6 +51,11 @@ func Apply(plan *Plan, opts Options) int {
 		n := strconv.Itoa(i + 1)
 		var done bool
 		var err error
+		if dep := failedDep(plan, st); dep != "" {
+			st.Status, st.Error = "skipped", dep
+			opts.cp("step-" + n + "-done")
+			continue
+		}
 		if opts.Live != nil && st.Action != ActRemoveDir {
 			if why := opts.Live(st.Agent, st.Path); why != "" {
 				st.Status, st.Error = "failed", "in use: "+why+"; nothing was changed (run relocate again once the agent has exited)"
@@ -90,6 +95,16 @@ func Apply(plan *Plan, opts Options) int {
 		opts.cp("step-" + n + "-done")
 	}
 	return failed
+}
+
+// failedDep says which move a step depends on failed, or "".
+func failedDep(plan *Plan, st *Step) string {
+	for _, d := range st.deps {
+		if plan.Steps[d].Status == "failed" || plan.Steps[d].Status == "skipped" {
+			return fmt.Sprintf("step %d (move of %s) failed", d+1, plan.Steps[d].Path)
+		}
+	}
+	return ""
 }
 
 // move renames src to dst without replacing anything: a folder that

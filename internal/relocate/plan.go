@@ -49,6 +49,9 @@ type Step struct {
 	// folders maps old project folders to new ones (pi headers name
 	// their parent session by path).
 	folders map[string]string
+	// deps are the moves (step indexes) a rewrite depends on: when one
+	// failed, the rewrite is skipped (the path may be another file).
+	deps []int
 }
 
 // Report is something that refers to OLD that relocate does not change.
@@ -187,9 +190,10 @@ func (p *planner) where(path string) string {
 	}
 }
 
-func (p *planner) add(s Step) {
+func (p *planner) add(s Step) int {
 	s.Status = "planned"
 	p.plan.Steps = append(p.plan.Steps, s)
+	return len(p.plan.Steps) - 1
 }
 
 // planFile plans one session file: the move of it (and of the folder of
@@ -201,6 +205,7 @@ func (p *planner) planFile(s *discover.Session) {
 	dir := filepath.Dir(path)
 	root := filepath.Clean(s.Root)
 	main := path
+	var deps []int
 	// sideAt is where the folder of the same name (subagents, tool
 	// results, artifacts) is now; sideTo where it goes.
 	sideAt := strings.TrimSuffix(s.Path, ".jsonl")
@@ -224,7 +229,7 @@ func (p *planner) planFile(s *discover.Session) {
 			switch {
 			case dir == oldFolder && oldFolder != newFolder:
 				to := filepath.Join(newFolder, filepath.Base(path))
-				p.add(Step{Agent: s.Agent, Action: ActMove, Path: path, To: to})
+				deps = append(deps, p.add(Step{Agent: s.Agent, Action: ActMove, Path: path, To: to}))
 				p.moved[path] = to
 				p.folderMap[dir] = newFolder
 				p.folderAgent[dir] = s.Agent
@@ -244,7 +249,7 @@ func (p *planner) planFile(s *discover.Session) {
 	}
 	sideTo := strings.TrimSuffix(main, ".jsonl")
 	if st, err := os.Lstat(sideAt); err == nil && st.IsDir() && sideAt != sideTo {
-		p.add(Step{Agent: s.Agent, Action: ActMove, Path: sideAt, To: sideTo})
+		deps = append(deps, p.add(Step{Agent: s.Agent, Action: ActMove, Path: sideAt, To: sideTo}))
 		p.moved[sideAt] = sideTo
 	}
 	detail := fmt.Sprintf("cwd %s → %s", s.Cwd, newCwd)
@@ -255,12 +260,12 @@ func (p *planner) planFile(s *discover.Session) {
 		subs, _ := filepath.Glob(filepath.Join(sideAt, "subagents", "*.jsonl"))
 		for _, sub := range subs {
 			at := filepath.Join(sideTo, "subagents", filepath.Base(sub))
-			p.add(Step{Agent: s.Agent, Action: ActRewrite, Path: at, Detail: "cwd of every record under " + p.in.Old})
+			p.add(Step{Agent: s.Agent, Action: ActRewrite, Path: at, Detail: "cwd of every record under " + p.in.Old, deps: deps})
 		}
-		p.add(Step{Agent: s.Agent, Action: ActRewrite, Path: main, Detail: "cwd of every record under " + p.in.Old})
+		p.add(Step{Agent: s.Agent, Action: ActRewrite, Path: main, Detail: "cwd of every record under " + p.in.Old, deps: deps})
 		return
 	}
-	p.add(Step{Agent: s.Agent, Action: ActRewrite, Path: main, Detail: "header " + detail, header: true, folders: p.folderMap})
+	p.add(Step{Agent: s.Agent, Action: ActRewrite, Path: main, Detail: "header " + detail, header: true, folders: p.folderMap, deps: deps})
 }
 
 // sweepFolders plans, for each project folder sessions moved out of, the

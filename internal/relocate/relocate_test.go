@@ -297,3 +297,31 @@ func TestRelocateInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// TestRelocateConflict: a transcript of the same name with other bytes in
+// NEW's folder is never replaced, and the rewrite that depended on the
+// move is skipped (it would have edited the other file).
+func TestRelocateConflict(t *testing.T) {
+	h, getenv := home(t)
+	id := "aaaaaaaa-0000-4000-8000-000000000001"
+	other := filepath.Join(h, ".claude", "projects", "-work-demo2", id+".jsonl")
+	write(t, other, claudeLine("", "z1", "/elsewhere", "user", "a different file", false))
+	p := plan(t, getenv)
+	require.NotZero(t, Apply(p, Options{NoBackup: true}))
+	var moveFailed, skipped bool
+	for _, st := range p.Steps {
+		if st.Action == ActMove && st.Status == "failed" && strings.HasSuffix(st.Path, id+".jsonl") {
+			moveFailed = true
+			require.Contains(t, st.Error, "exists with other content")
+		}
+		if st.Action == ActRewrite && st.Path == other {
+			require.Equal(t, "skipped", st.Status)
+			skipped = true
+		}
+	}
+	require.True(t, moveFailed && skipped, "%+v", p.Steps)
+	b, err := os.ReadFile(other)
+	require.NoError(t, err)
+	require.Equal(t, claudeLine("", "z1", "/elsewhere", "user", "a different file", false), string(b))
+	require.FileExists(t, filepath.Join(h, ".claude", "projects", "-work-demo", id+".jsonl"))
+}
