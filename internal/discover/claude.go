@@ -2,6 +2,7 @@ package discover
 
 import (
 	"errors"
+	"github.com/sessctl/sessctl/internal/format/claude"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 	"io/fs"
 	"os"
@@ -81,20 +82,30 @@ func claudeInfo(path string, st os.FileInfo) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	info, err := claude.ListInfo(path)
+	if err != nil {
+		return nil, err
+	}
+	// id, title, first prompt and cwd are the session's own Meta (the
+	// /resume picker's rules), so list, show and tree agree on every file
+	m := claude.InfoMeta(path, info)
 	s := &Session{
-		Agent: "claude", Format: "claude", ID: claudeID(path), Path: path, Cwd: ci.cwd,
-		FirstMessage: ci.firstPrompt, Messages: ci.messages, Entries: ci.entries,
+		Agent: "claude", Format: "claude", ID: m.ID, Path: path, Cwd: m.Cwd,
+		Title: m.Title, TitleSource: m.TitleSource, FirstMessage: info.FirstPrompt,
+		Messages: ci.messages, Entries: ci.entries,
 		Bytes: st.Size(), MTime: st.ModTime(), Problems: ci.problemCount(), ProblemCodes: ci.problems,
 		Sidechain: ci.sawSide && !ci.sawMain,
 	}
+	if s.Cwd == "" {
+		s.Cwd = ci.cwd
+	}
 	if orphanedSubagent(path) {
 		s.SubagentOf, s.Orphaned = subagentParent(path), true
-		if s.FirstMessage == "" {
+		if s.Title == "" && ci.firstSidePrompt != "" {
+			// the main transcript is gone: its subagent's first prompt names it
 			s.FirstMessage = ci.firstSidePrompt
+			s.Title, s.TitleSource = sessfmt.Title("", "", s.FirstMessage)
 		}
-	}
-	if ci.lastUUID != "" || len(ci.summaries) > 0 {
-		s.Claude = &ClaudeInfo{LastUUID: ci.lastUUID, Summaries: ci.summaries}
 	}
 	if !ci.first.IsZero() {
 		c := ci.first
@@ -104,53 +115,5 @@ func claudeInfo(path string, st os.FileInfo) (*Session, error) {
 	if s.Modified.IsZero() {
 		s.Modified = st.ModTime().UTC().Truncate(time.Millisecond)
 	}
-	switch {
-	case ci.customTitle != "":
-		s.Title, s.TitleSource = sessfmt.Title(ci.customTitle, "custom-title", s.FirstMessage)
-	case ci.aiTitle != "":
-		s.Title, s.TitleSource = sessfmt.Title(ci.aiTitle, "ai-title", s.FirstMessage)
-	case ci.summary != "":
-		s.Title, s.TitleSource = sessfmt.Title(ci.summary, "summary", s.FirstMessage)
-	default:
-		s.Title, s.TitleSource = sessfmt.Title("", "", s.FirstMessage)
-	}
 	return s, nil
-}
-
-// ClaudeInfo is what a Claude Code row needs for titles that live in other
-// files: older CLIs appended a session's summary line (keyed by its leaf
-// uuid) to the next session's file.
-type ClaudeInfo struct {
-	// LastUUID is the last non-sidechain record of the file in file order.
-	LastUUID string `json:"lastUuid,omitempty"`
-	// Summaries are the summary lines this file carries, by leafUuid.
-	Summaries map[string]string `json:"summaries,omitempty"`
-}
-
-// ApplyClaudeSummaries titles Claude Code sessions that have no custom or
-// AI title with a summary line found in any listed file whose leafUuid is
-// the session's last record (title order: custom-title > ai-title >
-// summary > first real prompt).
-func ApplyClaudeSummaries(sessions []*Session) {
-	byLeaf := map[string]string{}
-	for _, s := range sessions {
-		if s.Claude != nil {
-			for leaf, t := range s.Claude.Summaries {
-				if leaf != "" && strings.TrimSpace(t) != "" {
-					byLeaf[leaf] = t
-				}
-			}
-		}
-	}
-	if len(byLeaf) == 0 {
-		return
-	}
-	for _, s := range sessions {
-		if s.Claude == nil || s.TitleSource == "custom-title" || s.TitleSource == "ai-title" || s.TitleSource == "summary" {
-			continue
-		}
-		if t, ok := byLeaf[s.Claude.LastUUID]; ok {
-			s.Title, s.TitleSource = sessfmt.Title(t, "summary", s.FirstMessage)
-		}
-	}
 }

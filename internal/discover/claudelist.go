@@ -15,18 +15,10 @@ import (
 // is a minimal reader for listing only; the Claude format package does the
 // rest (resume chain, leaf, repair).
 type claudeSummary struct {
-	cwd         string
-	firstPrompt string
+	cwd string
 	// firstSidePrompt is the first sidechain user prompt: the title of a
 	// subagent transcript listed on its own (its main transcript is gone).
-	firstSidePrompt      string
-	customTitle, aiTitle string
-	// summaries maps a summary line's leafUuid to its text; summary is the
-	// text of the last one whose leaf is a record of this file (older CLIs
-	// wrote a session's summary into the next session's file).
-	summaries         map[string]string
-	summary           string
-	lastUUID          string // last non-sidechain record in file order
+	firstSidePrompt   string
 	sawMain, sawSide  bool
 	messages, entries int
 	first, last       time.Time
@@ -42,8 +34,7 @@ func (c *claudeSummary) problemCount() int {
 }
 
 // readClaudeInfo reads the file once: cwd from the first message that has
-// one, the first real user prompt, the last custom-title and ai-title, the
-// first and last timestamps, the number of transcript messages (user,
+// one, the first sidechain prompt, the first and last timestamps, the number of transcript messages (user,
 // assistant, system, attachment lines) and of all entries, and problems
 // (malformed lines, torn tail, NUL runs, non-object lines, no messages).
 func readClaudeInfo(path string) (*claudeSummary, error) {
@@ -93,33 +84,12 @@ func readClaudeInfo(path string) (*claudeSummary, error) {
 			} else {
 				c.sawMain = true
 			}
-			if u := rec.Str("uuid"); u != "" {
-				if t, ok := c.summaries[u]; ok {
-					c.summary = t
-				}
-				if !truthy(v, "isSidechain") {
-					c.lastUUID = u
-				}
-			}
 			if c.cwd == "" {
 				c.cwd = rec.Str("cwd")
 			}
 			if c.firstSidePrompt == "" && rec.Str("type") == "user" && truthy(v, "isSidechain") && !truthy(v, "isMeta") {
 				c.firstSidePrompt = clip(claudePrompt(jsonl.Get(v, "message", "content")), pi.MaxFirstMessage)
 			}
-			if c.firstPrompt == "" && rec.Str("type") == "user" && !truthy(v, "isMeta") &&
-				!truthy(v, "isCompactSummary") && !truthy(v, "isSidechain") {
-				c.firstPrompt = clip(claudePrompt(jsonl.Get(v, "message", "content")), pi.MaxFirstMessage)
-			}
-		case "custom-title":
-			c.customTitle = rec.Str("customTitle")
-		case "ai-title":
-			c.aiTitle = rec.Str("aiTitle")
-		case "summary":
-			if c.summaries == nil {
-				c.summaries = map[string]string{}
-			}
-			c.summaries[rec.Str("leafUuid")] = rec.Str("summary")
 		}
 	}
 	if err := rd.Err(); err != nil {

@@ -46,8 +46,6 @@ type Session struct {
 	// Orphaned marks a subagent transcript whose main transcript is gone
 	// (SubagentOf names the missing file); list shows it even without --all.
 	Orphaned bool `json:"orphaned,omitempty"`
-	// Claude holds Claude Code fields (Claude rows only).
-	Claude *ClaudeInfo `json:"claude,omitempty"`
 	// OpenClaw is what the agent's sessions.json says (OpenClaw rows only).
 	OpenClaw *OpenClawInfo `json:"openclaw,omitempty"`
 	// OpenCode holds OpenCode's own fields (OpenCode rows only).

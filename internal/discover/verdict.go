@@ -6,8 +6,10 @@ import (
 )
 
 // verdictVersion is part of every cached row's key (see cacheFormat): rows
-// cached before list took its status from check are read again.
-const verdictVersion = 1
+// cached before list took its status from check (1), and Claude Code rows
+// cached before they took their title from the session's Meta (2), are
+// read again.
+const verdictVersion = 2
 
 // applyVerdict gives a listed row check's verdict and show's count
 // (sessfmt.VerdictOf), so that list, check and show never disagree on one

@@ -150,7 +150,6 @@ func Run(opts *Options) error {
 		fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s\n", render.EscapeLine(w.Error()))
 	}
 
-	discover.ApplyClaudeSummaries(res.Sessions)
 	sessions, err := filter(opts, res.Sessions)
 	if err != nil {
 		return err

@@ -370,7 +370,6 @@ func discovered(opts *Options) ([]search.Target, error) {
 			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s\n", render.EscapeLine(w.Error()))
 		}
 	}
-	discover.ApplyClaudeSummaries(res.Sessions)
 	sessions, err := filter(opts, res.Sessions)
 	if err != nil {
 		return nil, err

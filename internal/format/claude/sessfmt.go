@@ -121,9 +121,9 @@ func (s *Session) LeafChoice() sessfmt.LeafChoice {
 	return sessfmt.LeafChoice{Mode: string(s.Mode), Disagree: c.Disagree, Summary: c.Summary(), ProblemCode: ProbLeafDisagree}
 }
 
-// Meta is what list shows for the transcript: ListInfo and the list title
-// rule (custom-title > ai-title > summary > first real prompt), with
-// Messages the number of messages show prints.
+// Meta is what list shows for the transcript: ListInfo and the /resume
+// picker's title (custom-title > ai-title > last-prompt > summary > first
+// real prompt; InfoMeta), with Messages the number of messages show prints.
 func (s *Session) Meta() sessfmt.Meta {
 	if s.counted == nil {
 		m := s.listMeta()
@@ -149,14 +149,28 @@ func (s *Session) listMeta() sessfmt.Meta {
 	return *s.meta
 }
 
-// MetaOf summarises the transcript at path as list does.
+// MetaOf summarises the transcript at path as list does (ListInfo, then
+// InfoMeta).
 func MetaOf(path string) sessfmt.Meta {
-	m := sessfmt.Meta{Agent: "claude", Format: "claude", ID: strings.TrimSuffix(filepath.Base(path), ".jsonl")}
 	info, err := ListInfo(path)
 	if err != nil {
+		m := InfoMeta(path, nil)
 		if st, err := os.Stat(path); err == nil {
 			m.Bytes, m.Modified = st.Size(), st.ModTime().UTC()
 		}
+		return m
+	}
+	return InfoMeta(path, info)
+}
+
+// InfoMeta is the Meta of the transcript at path from its ListInfo (nil:
+// only what the path says): the /resume picker's title (pickTitle), cwd,
+// branch, the head-and-tail message count, times. list's Claude Code rows
+// take their id, title and first prompt from here too, so list, show and
+// tree never disagree.
+func InfoMeta(path string, info *Info) sessfmt.Meta {
+	m := sessfmt.Meta{Agent: "claude", Format: "claude", ID: strings.TrimSuffix(filepath.Base(path), ".jsonl")}
+	if info == nil {
 		return m
 	}
 	m.Cwd, m.GitBranch, m.Messages, m.Bytes = info.Cwd, info.GitBranch, info.Messages, info.Size

@@ -12,10 +12,7 @@ import (
 )
 
 // One verdict: a session opened through the registry has the id, title
-// and message count list shows for it. (Claude Code is left out until list
-// and the format share one title reader: list's discover reader and
-// claude.ListInfo still differ on summaries whose leaf is not the file's
-// last record.)
+// and message count list shows for it. (Claude Code: TestClaudeMetaIsListRow.)
 func TestMetaIsListRow(t *testing.T) {
 	r := formats.New(nil)
 	n := 0
