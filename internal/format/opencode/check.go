@@ -110,6 +110,7 @@ func (s *Store) checkJSON() []problem.Problem {
 	}
 	projDirs, _ := subdirs(filepath.Join(j.Dir, "session"))
 	unreadable := map[string]bool{}
+	fileIDs := map[string]bool{} // ids inside session files that differ from their names
 	for _, pid := range projDirs {
 		names, _ := jsonNames(filepath.Join(j.Dir, "session", pid))
 		for _, n := range names {
@@ -118,9 +119,15 @@ func (s *Store) checkJSON() []problem.Problem {
 			sessionIDs[id] = path
 			sessionProject[id] = pid
 			// Its health is reported by Sessions() (read problems).
-			var v json.RawMessage
+			var v struct {
+				ID string `json:"id"`
+			}
 			if decodeFile(path, &v) != nil {
 				unreadable[id] = true
+			} else if v.ID != "" && v.ID != id {
+				// Its messages may be filed under the id inside it
+				// (JSONStore.messageFolder reads them from there).
+				fileIDs[v.ID] = true
 			}
 		}
 	}
@@ -133,13 +140,17 @@ func (s *Store) checkJSON() []problem.Problem {
 		for _, n := range names {
 			messageIDs[strings.TrimSuffix(n, ".json")] = true
 			var v json.RawMessage
-			if fp := decodeFile(filepath.Join(dir, n), &v); fp != nil {
+			if fp := decodeFile(filepath.Join(dir, n), &v); fp == nil {
+				if inner := innerID(v); inner != "" {
+					messageIDs[inner] = true // parts may be filed under it
+				}
+			} else {
 				p := fp.problem("message")
 				p.ID = sid
 				out = append(out, p)
 			}
 		}
-		if _, ok := sessionIDs[sid]; !ok && len(names) > 0 {
+		if _, ok := sessionIDs[sid]; !ok && !fileIDs[sid] && len(names) > 0 {
 			out = append(out, problem.Problem{Code: CodeOrphanMessage, Severity: SevWarning, Location: dir, ID: sid,
 				Message: fmt.Sprintf("%d message file(s) for session %s, which has no session file", len(names), sid),
 				Fix:     "left behind by an interrupted delete; OpenCode's importer skips them"})

@@ -151,7 +151,8 @@ func (j *JSONStore) Sessions() ([]Session, []problem.Problem) {
 			s := r.session()
 			s.ID = strings.TrimSuffix(name, ".json")
 			s.ProjectID = pid
-			msgs, _ := jsonNames(filepath.Join(j.Dir, "message", s.ID))
+			j.messageFolder(&s, r.ID)
+			msgs, _ := jsonNames(filepath.Join(j.Dir, "message", s.MessageKey()))
 			s.Messages = len(msgs)
 			s.Sources = []string{string(GenJSON)}
 			s.Location = path
@@ -159,6 +160,32 @@ func (j *JSONStore) Sessions() ([]Session, []problem.Problem) {
 		}
 	}
 	return out, probs
+}
+
+// messageFolder records the id written inside a session file when it is
+// not the file's name (hand-made and moved stores), and reads the
+// messages from storage/message/<that id>/ when only that folder exists,
+// so that no stored message is hidden.
+func (j *JSONStore) messageFolder(s *Session, fileID string) {
+	if fileID == "" || fileID == s.ID || strings.ContainsAny(fileID, `/\`) || fileID == "." || fileID == ".." {
+		return
+	}
+	s.FileID = fileID
+	if !isDir(filepath.Join(j.Dir, "message", s.ID)) && isDir(filepath.Join(j.Dir, "message", fileID)) {
+		s.messageKey = fileID
+	}
+}
+
+// innerID is the "id" written inside a record ("" if none or not a plain
+// folder name).
+func innerID(raw []byte) string {
+	var v struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(raw, &v) != nil || strings.ContainsAny(v.ID, `/\`) || v.ID == "." || v.ID == ".." {
+		return ""
+	}
+	return v.ID
 }
 
 // session reads the one session file named id, wherever its project is.
@@ -178,7 +205,8 @@ func (j *JSONStore) session(id string) ([]Session, []problem.Problem) {
 		s := r.session()
 		s.ID = id
 		s.ProjectID = filepath.Base(filepath.Dir(path))
-		msgs, _ := jsonNames(filepath.Join(j.Dir, "message", id))
+		j.messageFolder(&s, r.ID)
+		msgs, _ := jsonNames(filepath.Join(j.Dir, "message", s.MessageKey()))
 		s.Messages = len(msgs)
 		s.Sources = []string{string(GenJSON)}
 		s.Location = path
@@ -231,6 +259,11 @@ func (j *JSONStore) Messages(sessionID string) (msgs []Message, skipped int, err
 			continue
 		}
 		pdir := filepath.Join(j.Dir, "part", id)
+		if inner := innerID(raw); inner != "" && inner != id && !isDir(pdir) && isDir(filepath.Join(j.Dir, "part", inner)) {
+			// Parts filed under the id inside the message file (as
+			// OpenCode's JSON storage looked them up), not its name.
+			pdir = filepath.Join(j.Dir, "part", inner)
+		}
 		pnames, err := jsonNames(pdir)
 		if err != nil {
 			return nil, skipped, err

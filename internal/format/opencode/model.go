@@ -80,6 +80,24 @@ type Session struct {
 	Sources []string `json:"sources"`
 	// Location is the file (JSON generation) or database the metadata came from.
 	Location string `json:"location"`
+	// FileID is, in a JSON store, the id written inside the session file
+	// when it differs from the file name (ID, as OpenCode's importer takes
+	// it): the session is found by either, and its messages are read from
+	// storage/message/<FileID>/ when that folder exists and
+	// storage/message/<ID>/ does not.
+	FileID string `json:"fileID,omitempty"`
+	// messageKey is the storage/message/ folder the messages are read from
+	// ("": ID).
+	messageKey string
+}
+
+// MessageKey is the storage/message/ folder of a JSON-store session: its
+// id, or the id inside its file when only that folder holds its messages.
+func (s *Session) MessageKey() string {
+	if s.messageKey != "" {
+		return s.messageKey
+	}
+	return s.ID
 }
 
 // Primary is the authoritative source (Sources[0]).

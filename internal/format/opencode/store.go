@@ -268,6 +268,11 @@ func (s *Store) Find(idOrPrefix string) (Session, error) {
 		if ss.ID == idOrPrefix {
 			return ss, nil
 		}
+	}
+	for _, ss := range all {
+		if ss.FileID == idOrPrefix {
+			return ss, nil
+		}
 		if strings.HasPrefix(ss.ID, idOrPrefix) {
 			hits = append(hits, ss)
 		}
@@ -337,7 +342,7 @@ func (s *Store) Load(idOrPrefix string) (*Transcript, error) {
 		var err error
 		switch Generation(gen) {
 		case GenJSON:
-			msgs, skipped, err = s.JSON.Messages(ss.ID)
+			msgs, skipped, err = s.JSON.Messages(ss.MessageKey())
 		case GenSQLite, GenSQLiteV2:
 			d := s.db(name)
 			if d == nil {
