@@ -113,7 +113,7 @@ session could not be read); 2 usage error.`,
 				}
 			}
 			if opts.Since != "" {
-				if _, err := parseSince(opts.Since, time.Now()); err != nil {
+				if _, err := cmdutil.ParseSince(opts.Since, time.Now()); err != nil {
 					return cmdutil.FlagErrorf("%v", err)
 				}
 			}
@@ -394,86 +394,11 @@ func discovered(opts *Options) ([]search.Target, error) {
 	return out, nil
 }
 
+// filter keeps the sessions list would show for the same --project,
+// --all-projects, --since and --all (cmdutil.SessionFilter).
 func filter(opts *Options, in []*discover.Session) ([]*discover.Session, error) {
-	project := opts.Project
-	if project == "" && !opts.AllProjects {
-		project = "."
-	}
-	var prefixes []string
-	if project != "" {
-		p := project
-		if p == "." || !filepath.IsAbs(p) {
-			wd, err := opts.Getwd()
-			if err != nil {
-				return nil, err
-			}
-			p = filepath.Join(wd, p)
-		}
-		p = filepath.Clean(p)
-		prefixes = append(prefixes, p)
-		if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
-			prefixes = append(prefixes, real)
-		}
-	}
-	var since time.Time
-	if opts.Since != "" {
-		t, err := parseSince(opts.Since, opts.Now())
-		if err != nil {
-			return nil, cmdutil.FlagErrorf("%v", err)
-		}
-		since = t
-	}
-	var out []*discover.Session
-	for _, s := range in {
-		if s.Sidechain && !opts.All {
-			continue
-		}
-		if len(prefixes) > 0 && !under(s.Cwd, prefixes) {
-			continue
-		}
-		if !since.IsZero() && s.Modified.Before(since) {
-			continue
-		}
-		out = append(out, s)
-	}
-	return out, nil
-}
-
-func under(cwd string, prefixes []string) bool {
-	if cwd == "" {
-		return false
-	}
-	c := filepath.Clean(cwd)
-	for _, p := range prefixes {
-		if c == p || strings.HasPrefix(c, strings.TrimSuffix(p, string(filepath.Separator))+string(filepath.Separator)) {
-			return true
-		}
-	}
-	return false
-}
-
-// parseSince reads --since as list does: a duration back from now (Go
-// durations plus d and w) or a date (2006-01-02, RFC 3339).
-func parseSince(s string, now time.Time) (time.Time, error) {
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, nil
-	}
-	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
-		return t, nil
-	}
-	if n := len(s); n > 1 && (s[n-1] == 'd' || s[n-1] == 'w') {
-		if v, err := strconv.ParseFloat(s[:n-1], 64); err == nil && v >= 0 {
-			unit := 24 * time.Hour
-			if s[n-1] == 'w' {
-				unit *= 7
-			}
-			return now.Add(-time.Duration(v * float64(unit))), nil
-		}
-	}
-	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
-		return now.Add(-d), nil
-	}
-	return time.Time{}, fmt.Errorf("invalid --since %q: use a duration (30m, 12h, 7d, 2w) or a date (2026-01-31 or RFC 3339)", s)
+	return cmdutil.SessionFilter{Project: opts.Project, AllProjects: opts.AllProjects, Since: opts.Since,
+		All: opts.All, Now: opts.Now, Getwd: opts.Getwd}.Apply(in)
 }
 
 // quickTargets lists the sessions to search without summarising them when
