@@ -155,6 +155,11 @@ func searchOne(cfg *Config, t Target, buf []byte) *Result {
 	res := &Result{Target: t}
 	pre := cfg.Matcher.Prefilter()
 	var lines []int
+	if pre != nil && t.Ref.ID == "" && cfg.FirstOnly && !cfg.ActiveOnly && cfg.Format != nil {
+		if lt, ok := cfg.Format(t.Ref.Format).(sessfmt.LineTexter); ok {
+			return firstLineHit(cfg, t, lt, pre, buf, res)
+		}
+	}
 	if pre != nil && t.Ref.ID == "" {
 		f, err := os.Open(t.Ref.Path)
 		if err != nil {
@@ -169,11 +174,6 @@ func searchOne(cfg *Config, t Target, buf []byte) *Result {
 		}
 		if len(lines) == 0 {
 			return res
-		}
-	}
-	if cfg.FirstOnly && !cfg.ActiveOnly && cfg.Format != nil && t.Ref.ID == "" && lines != nil {
-		if lt, ok := cfg.Format(t.Ref.Format).(sessfmt.LineTexter); ok {
-			return firstLineHit(cfg, t, lt, lines, res)
 		}
 	}
 	s, err := cfg.Open(t.Ref)
@@ -255,15 +255,33 @@ func searchOne(cfg *Config, t Target, buf []byte) *Result {
 // with the format's line reader, without opening the session (search -l).
 // Agent, id and title the caller did not know are read from the session
 // only when there is a hit.
-func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, lines []int, res *Result) *Result {
+//
+// The byte scan stops at the first candidate line; the lines are then read
+// from the start, the candidates (by the same prefilter, line by line)
+// decoded, until the first hit. A session with no candidate is read once.
+func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, buf []byte, res *Result) *Result {
 	width := cfg.Context
 	if width <= 0 {
 		width = 60
 	}
+	f, err := os.Open(t.Ref.Path)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	first := 0
+	err = pre.ScanLines(f, buf, func(l int) error { first = l; return errStop })
+	f.Close()
+	if err != nil && err != errStop {
+		res.Err = err
+		return res
+	}
+	if first == 0 {
+		return res
+	}
 	var hit *Hit
-	err := sessfmt.EachLine(t.Ref.Path, func(line int, _ []byte) bool {
-		i := sort.SearchInts(lines, line)
-		return i < len(lines) && lines[i] == line
+	err = sessfmt.EachLine(t.Ref.Path, func(line int, raw []byte) bool {
+		return line >= first && pre.Candidate(raw)
 	}, func(line int, raw []byte) error {
 		return lt.LineTexts(line, raw, cfg.Kinds, func(x *sessfmt.Text) error {
 			if x.Kind&cfg.Kinds == 0 || !RoleMatches(cfg.Roles, x.Role) {
