@@ -13,6 +13,10 @@ type ContextOptions struct {
 	// the history (Claude Code's logicalParentUuid); formats without such
 	// boundaries ignore it.
 	AcrossCompactions bool
+	// SentOnly leaves out what the agent drops before sending the context
+	// to the model (show --sent); only sessions that are SentMarkers get
+	// it, commands refuse it for the others.
+	SentOnly bool
 	// Notify receives what the reader says about the view while it is
 	// rebuilt (warnings, facts); nil drops them.
 	Notify func(Notice)
@@ -42,6 +46,19 @@ type Contexter interface {
 	// WriteContextJSON writes show's --json object for the context on w
 	// (one line, streamed one message at a time where the format allows).
 	WriteContextJSON(w io.Writer, opts ContextOptions) error
+}
+
+// SentMarker is a Contexter whose context marks the messages, lines and
+// content blocks the agent drops before sending the conversation to the
+// model (Claude Code: synthetic API errors, tool calls without results,
+// results without calls), so that ContextOptions.SentOnly can print
+// exactly what is sent. Formats whose context is not marked that way are
+// not SentMarkers: show --sent refuses them rather than claim their
+// context is exactly the request.
+type SentMarker interface {
+	Contexter
+	// MarksNotSent reports whether SentOnly is honoured.
+	MarksNotSent() bool
 }
 
 // LeafChooser is a session whose active leaf depends on a leaf mode (Claude

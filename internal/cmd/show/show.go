@@ -35,6 +35,9 @@ type Options struct {
 	// Claude Code
 	LeafMode          string
 	AcrossCompactions bool
+	// Sent prints only what the agent sends to the model (sessions that
+	// are sessfmt.SentMarkers: Claude Code).
+	Sent bool
 
 	// Redact replaces secrets with [redacted:<kind>] (internal/secrets).
 	Redact bool
@@ -78,7 +81,12 @@ When the modes lead to different conversations, stderr and --json
 --across-compactions follows logicalParentUuid to show the whole history.
 --json prints {"format","path","sessionId","leafUuid","leafMode","leafModes",
 "messages":[{"uuid","type","role","timestamp","content","model","usage",…}],
-"warnings"}.
+"warnings"}. Claude Code cleans the conversation before sending it: synthetic
+API-error messages, tool calls whose result is gone and results whose call
+is gone are dropped. show keeps them, marked "not sent to the model" (--json:
+"sent": false, "notSent", "dropped"); --sent prints exactly what is sent
+(human and --json, where "sentOnly" is true). Other agents' contexts carry
+no such marks: --sent is a usage error for them.
 
 Exit status: 0 shown; 1 the file cannot be read or has no valid header;
 2 usage error (bad flag, ambiguous id prefix).`,
@@ -88,6 +96,9 @@ Exit status: 0 shown; 1 the file cannot be read or has no valid header;
 			opts.JSON = f.JSON
 			if opts.Raw && opts.JSON {
 				return cmdutil.FlagErrorf("--raw and --json cannot be used together")
+			}
+			if opts.Raw && opts.Sent {
+				return cmdutil.FlagErrorf("--raw and --sent cannot be used together")
 			}
 			if err := f.CheckOpenOptions(opts.openOptions()); err != nil {
 				return err
@@ -110,6 +121,7 @@ Exit status: 0 shown; 1 the file cannot be read or has no valid header;
 	fl.BoolVar(&opts.ResolveBlobs, "resolve-blobs", true, "--json: inline blob images as base64 as the agent does on load (oh-my-pi, xcsh)")
 	cmdutil.AddLeafModeFlag(fl, &opts.LeafMode)
 	fl.BoolVar(&opts.AcrossCompactions, "across-compactions", false, "Claude Code: follow logicalParentUuid over compaction boundaries (whole history)")
+	fl.BoolVar(&opts.Sent, "sent", false, "Claude Code: print exactly what is sent to the model (leave out what the agent drops)")
 	fl.BoolVar(&opts.Redact, "redact", false, "Replace secrets (gitleaks' default rules) with [redacted:<kind>]; --json and --raw are re-encoded")
 	return cmd
 }
@@ -142,6 +154,7 @@ func Run(opts *Options) error {
 	f.PrintLeafChoice(s, choice, "showing")
 	copts := sessfmt.ContextOptions{
 		AcrossCompactions: opts.AcrossCompactions,
+		SentOnly:          opts.Sent,
 		Notify:            func(n sessfmt.Notice) { f.PrintNotice(ref, n) },
 	}
 	tty := opts.IO.IsStdoutTTY()
@@ -155,6 +168,11 @@ func Run(opts *Options) error {
 	c, ok := s.(sessfmt.Contexter)
 	if !ok {
 		return sessfmt.Unsupported(s, "show")
+	}
+	if opts.Sent {
+		if m, ok := c.(sessfmt.SentMarker); !ok || !m.MarksNotSent() {
+			return &cmdutil.UsageError{Err: sessfmt.Unsupported(s, "show --sent")}
+		}
 	}
 	if opts.Redact {
 		if c, err = redactContext(c); err != nil {

@@ -12,6 +12,10 @@ import (
 // ShortIDLen: views print the first 8 characters of a uuid.
 func (s *Session) ShortIDLen() int { return 8 }
 
+// MarksNotSent: the context marks what Claude Code does not send, and
+// ContextOptions.SentOnly leaves it out (sessfmt.SentMarker).
+func (s *Session) MarksNotSent() bool { return true }
+
 // walk finds the path the loader would resume: from --leaf, else from the
 // leaf mode's leaf (an empty path when a final explicit null last-prompt
 // makes Claude Code resume an empty conversation). The walk's warnings are passed on, except the loader's
@@ -41,6 +45,7 @@ func (s *Session) walk(opts sessfmt.ContextOptions) (*Path, error) {
 		}
 		opts.Notice(sessfmt.Notice{Line: w.Line, Warning: w.Code != WarnBoundary, Text: w.Msg, Code: w.Code})
 	}
+	p.SentOnly = opts.SentOnly
 	return p, nil
 }
 
@@ -65,6 +70,9 @@ func (s *Session) Transcript(opts sessfmt.ContextOptions, sink sessfmt.Transcrip
 	case p.Empty:
 		b.T.Header[1] = fmt.Sprintf("no leaf: Claude Code resumes an empty conversation (%s)", s.Mode)
 	}
+	if opts.SentOnly {
+		b.T.Header[1] += " · only what is sent to the model (--sent)"
+	}
 	if err := sink.Header(b.T.Header); err != nil {
 		return err
 	}
@@ -81,7 +89,8 @@ func (s *Session) Transcript(opts sessfmt.ContextOptions, sink sessfmt.Transcrip
 }
 
 // WriteContextJSON streams {"format","path","sessionId","leafUuid",
-// "leafMode","leafModes","acrossCompactions","messages":[...],"warnings"},
+// "leafMode","leafModes","acrossCompactions","sentOnly","messages":[...],
+// "warnings"},
 // one message decoded at a time.
 func (s *Session) WriteContextJSON(out io.Writer, opts sessfmt.ContextOptions) error {
 	p, err := s.walk(opts)
@@ -119,6 +128,8 @@ func (s *Session) WriteContextJSON(out io.Writer, opts sessfmt.ContextOptions) e
 	w.Write(enc(choice))
 	w.WriteString(`,"acrossCompactions":`)
 	w.Write(enc(opts.AcrossCompactions))
+	w.WriteString(`,"sentOnly":`)
+	w.Write(enc(opts.SentOnly))
 	w.WriteString(`,"messages":[`)
 	p.NoText = true
 	first := true
