@@ -186,11 +186,7 @@ func loadConfig(getenv func(string) string, explicit string, none bool) (*viper.
 // roots (environment, config `roots:`), through the list cache, for the
 // format registry.
 func lookupSessions(f *cmdutil.Factory, id string) ([]sessfmt.Ref, error) {
-	var get discover.ConfigGetter
-	if f.Config != nil {
-		get = f.Config.Get
-	}
-	opts, err := discover.OptionsFrom(f.Getenv, get)
+	opts, err := f.DiscoverOptions(nil, false)
 	if err != nil {
 		return nil, err
 	}

@@ -106,11 +106,7 @@ func (f *Factory) AllSessionPaths() ([]string, error) {
 	if f.AllSessions != nil {
 		return f.AllSessions()
 	}
-	var get discover.ConfigGetter
-	if f.Config != nil {
-		get = f.Config.Get
-	}
-	opts, err := discover.OptionsFrom(f.Getenv, get)
+	opts, err := f.DiscoverOptions(nil, false)
 	if err != nil {
 		return nil, err
 	}

@@ -122,29 +122,13 @@ Unreadable files and folders are reported on stderr; list still exits 0.`,
 // Run runs list.
 func Run(opts *Options) error {
 	f := opts.Factory
-	var get discover.ConfigGetter
-	if f.Config != nil {
-		get = f.Config.Get
-	}
-	sopts, err := discover.OptionsFrom(f.Getenv, get)
+	sopts, err := f.DiscoverOptions(opts.Roots, opts.NoCache)
 	if err != nil {
 		return err
 	}
-	for _, spec := range opts.Roots {
-		r, err := discover.ParseRoot(spec, sopts.Env)
-		if err != nil {
-			return cmdutil.FlagErrorf("--root: %v", err)
-		}
-		sopts.Extra = append(sopts.Extra, r)
-	}
-	if opts.NoCache {
-		sopts.Cache = ""
-	}
 	sopts.Agents = opts.Agents
 	stop := startProgress(opts.IO, &sopts)
-	res := discover.Scan(sopts)
-	stored, storeWarns := discover.ListStores(sopts)
-	res.Sessions, res.Warnings = append(res.Sessions, stored...), append(res.Warnings, storeWarns...)
+	res := discover.ScanAll(sopts)
 	stop()
 	for _, w := range res.Warnings {
 		fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s\n", render.EscapeLine(w.Error()))

@@ -183,27 +183,11 @@ func Run(opts *Options) error {
 		return cmdutil.FlagErrorf("say what to prune: --older-than, --larger-than, --keep or --empty")
 	}
 	f := opts.Factory
-	var get discover.ConfigGetter
-	if f.Config != nil {
-		get = f.Config.Get
-	}
-	sopts, err := discover.OptionsFrom(f.Getenv, get)
+	sopts, err := f.DiscoverOptions(opts.Roots, opts.NoCache)
 	if err != nil {
 		return err
 	}
-	for _, spec := range opts.Roots {
-		r, err := discover.ParseRoot(spec, sopts.Env)
-		if err != nil {
-			return cmdutil.FlagErrorf("--root: %v", err)
-		}
-		sopts.Extra = append(sopts.Extra, r)
-	}
-	if opts.NoCache {
-		sopts.Cache = ""
-	}
-	all := discover.Scan(sopts)
-	stored, warns := discover.ListStores(sopts)
-	all.Sessions, all.Warnings = append(all.Sessions, stored...), append(all.Warnings, warns...)
+	all := discover.ScanAll(sopts)
 	if !opts.IO.Quiet() {
 		for _, w := range all.Warnings {
 			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s\n", render.EscapeLine(w.Error()))

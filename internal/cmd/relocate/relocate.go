@@ -105,24 +105,11 @@ run is a no-op; a run killed midway is completed by the next one.`,
 // Run plans and, with --apply, carries out the relocation.
 func Run(opts *Options) error {
 	f := opts.Factory
-	var get discover.ConfigGetter
-	if f.Config != nil {
-		get = f.Config.Get
-	}
-	sopts, err := discover.OptionsFrom(f.Getenv, get)
+	sopts, err := f.DiscoverOptions(opts.Roots, false)
 	if err != nil {
 		return err
 	}
-	for _, spec := range opts.Roots {
-		r, err := discover.ParseRoot(spec, sopts.Env)
-		if err != nil {
-			return cmdutil.FlagErrorf("--root: %v", err)
-		}
-		sopts.Extra = append(sopts.Extra, r)
-	}
-	res := discover.Scan(sopts)
-	stored, warns := discover.ListStores(sopts)
-	res.Sessions, res.Warnings = append(res.Sessions, stored...), append(res.Warnings, warns...)
+	res := discover.ScanAll(sopts)
 	if !opts.IO.Quiet() {
 		for _, w := range res.Warnings {
 			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s\n", render.EscapeLine(w.Error()))

@@ -139,11 +139,7 @@ func Run(opts *Options) error {
 
 // openClawKeys are the session keys OpenClaw's index gives the session.
 func openClawKeys(f *cmdutil.Factory, ref sessfmt.Ref) []string {
-	var get discover.ConfigGetter
-	if f.Config != nil {
-		get = f.Config.Get
-	}
-	sopts, err := discover.OptionsFrom(f.Getenv, get)
+	sopts, err := f.DiscoverOptions(nil, false)
 	if err != nil {
 		return nil
 	}

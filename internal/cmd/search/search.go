@@ -340,31 +340,15 @@ func claimed(reg *sessfmt.Registry, arg string) (sessfmt.Ref, bool) {
 // discovered lists every session as list does, filtered the same way.
 func discovered(opts *Options) ([]search.Target, error) {
 	f := opts.Factory
-	var get discover.ConfigGetter
-	if f.Config != nil {
-		get = f.Config.Get
-	}
-	sopts, err := discover.OptionsFrom(f.Getenv, get)
+	sopts, err := f.DiscoverOptions(opts.Roots, opts.NoCache)
 	if err != nil {
 		return nil, err
-	}
-	for _, spec := range opts.Roots {
-		r, err := discover.ParseRoot(spec, sopts.Env)
-		if err != nil {
-			return nil, cmdutil.FlagErrorf("--root: %v", err)
-		}
-		sopts.Extra = append(sopts.Extra, r)
-	}
-	if opts.NoCache {
-		sopts.Cache = ""
 	}
 	sopts.Agents = opts.Agents
 	if opts.Since == "" && opts.Project == "" && opts.AllProjects {
 		return quickTargets(opts, sopts), nil
 	}
-	res := discover.Scan(sopts)
-	stored, warns := discover.ListStores(sopts)
-	res.Sessions, res.Warnings = append(res.Sessions, stored...), append(res.Warnings, warns...)
+	res := discover.ScanAll(sopts)
 	if !opts.IO.Quiet() {
 		for _, w := range res.Warnings {
 			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s\n", render.EscapeLine(w.Error()))

@@ -251,28 +251,12 @@ func count(reg *sessfmt.Registry, agg *stats.Aggregator, t target, since time.Ti
 // included), filtered by --agent, --project and --since.
 func discovered(opts *Options) ([]target, error) {
 	f := opts.Factory
-	var get discover.ConfigGetter
-	if f.Config != nil {
-		get = f.Config.Get
-	}
-	sopts, err := discover.OptionsFrom(f.Getenv, get)
+	sopts, err := f.DiscoverOptions(opts.Roots, opts.NoCache)
 	if err != nil {
 		return nil, err
 	}
-	for _, spec := range opts.Roots {
-		r, err := discover.ParseRoot(spec, sopts.Env)
-		if err != nil {
-			return nil, cmdutil.FlagErrorf("--root: %v", err)
-		}
-		sopts.Extra = append(sopts.Extra, r)
-	}
-	if opts.NoCache {
-		sopts.Cache = ""
-	}
 	sopts.Agents = opts.Agents
-	res := discover.Scan(sopts)
-	stored, warns := discover.ListStores(sopts)
-	res.Sessions, res.Warnings = append(res.Sessions, stored...), append(res.Warnings, warns...)
+	res := discover.ScanAll(sopts)
 	if !opts.IO.Quiet() {
 		for _, w := range res.Warnings {
 			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s\n", render.EscapeLine(w.Error()))
