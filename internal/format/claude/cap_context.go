@@ -20,7 +20,8 @@ func (s *Session) MarksNotSent() bool { return true }
 // leaf mode's leaf (an empty path when a final explicit null last-prompt
 // makes Claude Code resume an empty conversation). The walk's warnings are passed on, except the loader's
 // normal behaviour (rescued siblings, trailing records), which stays in
-// --json; stopping at a compact boundary is information, not a warning.
+// --json; stopping at a compact boundary and a subagent's parent in the
+// parent session are information, not warnings.
 func (s *Session) walk(opts sessfmt.ContextOptions) (*Path, error) {
 	leaf := s.LeafArg
 	if leaf == "" {
@@ -43,11 +44,16 @@ func (s *Session) walk(opts sessfmt.ContextOptions) (*Path, error) {
 		if w.Code == WarnRescued || w.Code == WarnLeafDescendants {
 			continue
 		}
-		opts.Notice(sessfmt.Notice{Line: w.Line, Warning: w.Code != WarnBoundary, Text: w.Msg, Code: w.Code})
+		opts.Notice(sessfmt.Notice{Line: w.Line, Warning: !walkInfo(w.Code), Text: w.Msg, Code: w.Code})
 	}
 	p.SentOnly = opts.SentOnly
 	return p, nil
 }
+
+// walkInfo reports whether a walk note is information, not a warning: a
+// stop at a compact boundary, and a subagent whose first records hang on
+// records of its parent session (how Claude Code writes them: healthy).
+func walkInfo(code string) bool { return code == WarnBoundary || code == WarnParentInSession }
 
 // Transcript rebuilds the conversation the loader would resume, for
 // people. The header's title is list's (Meta.Title).
