@@ -779,7 +779,8 @@ func (f *File) structuralProblems() {
 			Message: "parent cycle " + strings.Join(ids, " → ") + " → " + ids[0] + "; the agent loops forever on this branch",
 			Fix:     "sessctl repair breaks it"})
 	}
-	for _, i := range x.Orphans() {
+	f.headerParentNote()
+	for _, i := range f.Orphans() {
 		f.add(problem.Problem{Code: problem.Orphan, Severity: problem.Error, Line: int(x.Nodes[i].Line), ID: displayID(x.Nodes[i].ID),
 			Message: fmt.Sprintf("parent %s does not exist; history above this entry is lost to the agent", displayID(x.Nodes[i].Parent)),
 			Fix:     "sessctl repair re-links it"})

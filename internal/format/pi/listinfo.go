@@ -173,6 +173,7 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 		ids          = make(map[uint64]struct{}, 256)
 		parents      []uint64
 		seed         = maphash.MakeSeed()
+		headerHash   uint64 // the header id's idHash (an entry whose parent it is, is a root)
 		firstFound   bool
 		problems     = map[string]int{}
 		slotSeen     bool
@@ -238,6 +239,7 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 					parsedSeen, headerDone = true, true
 					li.HasHeader = true
 					li.ID, li.ValidHeader = jsonl.String(f[kID])
+					headerHash = idHash(seed, f[kID])
 					li.Cwd, _ = jsonl.String(f[kCwd])
 					li.ParentSession, _ = jsonl.String(f[kParentSession])
 					headerTitle, _ = jsonl.String(f[kTitle])
@@ -336,7 +338,7 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 		problems[problem.MissingHeader]++
 	}
 	for _, p := range parents {
-		if _, ok := ids[p]; !ok {
+		if _, ok := ids[p]; !ok && !(li.ValidHeader && p == headerHash) { // the header's id: a root (headerparent.go)
 			problems[problem.Orphan]++
 		}
 	}

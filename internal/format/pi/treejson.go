@@ -93,7 +93,7 @@ func (f *File) WriteTreeJSON(out io.Writer, leaf int) error {
 		w.WriteString("]}")
 	}
 	w.WriteString(`],"orphans":`)
-	ids(x.Orphans())
+	ids(f.Orphans())
 	w.WriteString(`,"cycles":[`)
 	for k, c := range x.Cycles() {
 		if k > 0 {

@@ -58,9 +58,11 @@ func (f *File) TreeModel(leaf int) *model.Tree {
 	}
 	for _, o := range x.Orphans() {
 		drawRoot[o] = true
-		t.Nodes[o].Marks = append(t.Nodes[o].Marks, "orphan: parent "+t.Nodes[o].ParentID+" missing")
+		if !f.HeaderParented(o) { // a header-parented entry is a root (headerparent.go)
+			t.Nodes[o].Marks = append(t.Nodes[o].Marks, "orphan: parent "+t.Nodes[o].ParentID+" missing")
+		}
 	}
-	t.Orphans = x.Orphans()
+	t.Orphans = f.Orphans()
 	for _, s := range x.SelfParents() {
 		drawRoot[s] = true
 		t.Nodes[s].Marks = append(t.Nodes[s].Marks, "own parent")
@@ -118,7 +120,7 @@ func (s *treeSource) Footer() *model.TreeFooter {
 	f := s.f
 	x := f.Index
 	var d model.TreeFooter
-	for _, i := range x.Orphans() {
+	for _, i := range f.Orphans() {
 		d.Orphans = append(d.Orphans, model.FooterNode{Line: int(f.Entries[i].Line), ID: displayID(x.Nodes[i].ID), Parent: displayID(x.Nodes[i].Parent)})
 	}
 	for _, c := range x.Cycles() {
@@ -227,7 +229,7 @@ func (s *treeSource) Node(i int) (model.TreeNode, error) {
 	if x.Nodes[i].HasParent && x.Parent(i) == tree.None {
 		if p, ok := x.Lookup(x.Nodes[i].Parent); ok && p == i {
 			tn.Marks = append(tn.Marks, "own parent")
-		} else {
+		} else if !f.HeaderParented(i) {
 			tn.Marks = append(tn.Marks, "orphan: parent "+tn.ParentID+" missing")
 		}
 	}
