@@ -1,6 +1,11 @@
 package cmdutil
 
-import "github.com/sessctl/sessctl/internal/discover"
+import (
+	"strings"
+	"time"
+
+	"github.com/sessctl/sessctl/internal/discover"
+)
 
 // DiscoverOptions are the discovery options of the environment and the
 // config file (`roots:`), with each --root spec (KIND=PATH) added and, for
@@ -25,4 +30,27 @@ func (f *Factory) DiscoverOptions(roots []string, noCache bool) (discover.Option
 		sopts.Cache = ""
 	}
 	return sopts, nil
+}
+
+// CheckAgents makes an --agent value that names no discovered agent kind
+// a usage error.
+func CheckAgents(agents []string) error {
+	for _, a := range agents {
+		if _, ok := discover.Lookup(a); !ok {
+			return FlagErrorf("unknown --agent %q (kinds: %s)", a, strings.Join(discover.Agents(), ", "))
+		}
+	}
+	return nil
+}
+
+// CheckSince makes a --since that ParseSince cannot read a usage error (""
+// is no filter).
+func CheckSince(since string, now time.Time) error {
+	if since == "" {
+		return nil
+	}
+	if _, err := ParseSince(since, now); err != nil {
+		return FlagErrorf("%v", err)
+	}
+	return nil
 }

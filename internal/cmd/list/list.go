@@ -79,10 +79,8 @@ Unreadable files and folders are reported on stderr; list still exits 0.`,
 		Args: cmdutil.ExactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.JSON = f.JSON
-			for _, a := range opts.Agents {
-				if _, ok := discover.Lookup(a); !ok {
-					return cmdutil.FlagErrorf("unknown --agent %q (kinds: %s)", a, strings.Join(discover.Agents(), ", "))
-				}
+			if err := cmdutil.CheckAgents(opts.Agents); err != nil {
+				return err
 			}
 			switch opts.Sort {
 			case "modified", "created", "size", "messages":

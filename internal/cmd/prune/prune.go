@@ -76,10 +76,8 @@ the agent's command that removes them.`,
 			} else if opts.Keep < 0 {
 				return cmdutil.FlagErrorf("--keep must be 0 or more")
 			}
-			for _, a := range opts.Agents {
-				if _, ok := discover.Lookup(a); !ok {
-					return cmdutil.FlagErrorf("unknown --agent %q (kinds: %s)", a, strings.Join(discover.Agents(), ", "))
-				}
+			if err := cmdutil.CheckAgents(opts.Agents); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)

@@ -107,15 +107,11 @@ session could not be read); 2 usage error.`,
 			if _, err := sessfmt.ParseTextKinds(opts.In); err != nil {
 				return cmdutil.FlagErrorf("--in: %v", err)
 			}
-			for _, a := range opts.Agents {
-				if _, ok := discover.Lookup(a); !ok {
-					return cmdutil.FlagErrorf("unknown --agent %q (kinds: %s)", a, strings.Join(discover.Agents(), ", "))
-				}
+			if err := cmdutil.CheckAgents(opts.Agents); err != nil {
+				return err
 			}
-			if opts.Since != "" {
-				if _, err := cmdutil.ParseSince(opts.Since, time.Now()); err != nil {
-					return cmdutil.FlagErrorf("%v", err)
-				}
+			if err := cmdutil.CheckSince(opts.Since, time.Now()); err != nil {
+				return err
 			}
 			if _, err := search.Compile(opts.Pattern, search.Options{Regexp: opts.Regexp, IgnoreCase: opts.IgnoreCase}); err != nil {
 				return cmdutil.FlagErrorf("pattern: %v", err)

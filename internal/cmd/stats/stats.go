@@ -86,15 +86,11 @@ per group, and no total.`,
 			if _, err := stats.ParseGroup(opts.By); err != nil {
 				return cmdutil.FlagErrorf("%v", err)
 			}
-			for _, a := range opts.Agents {
-				if _, ok := discover.Lookup(a); !ok {
-					return cmdutil.FlagErrorf("unknown --agent %q (kinds: %s)", a, strings.Join(discover.Agents(), ", "))
-				}
+			if err := cmdutil.CheckAgents(opts.Agents); err != nil {
+				return err
 			}
-			if opts.Since != "" {
-				if _, err := cmdutil.ParseSince(opts.Since, opts.Now()); err != nil {
-					return cmdutil.FlagErrorf("%v", err)
-				}
+			if err := cmdutil.CheckSince(opts.Since, opts.Now()); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)
