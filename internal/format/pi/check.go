@@ -80,6 +80,10 @@ func (f *File) pathProblems() []problem.Problem {
 		line int
 		id   string
 		name string
+		// dropped: the call is on an assistant message that stopped with
+		// an error or was aborted, which pi-ai's message transform leaves
+		// out when it sends the context: no result is needed.
+		dropped bool
 	}
 	calls := map[string]call{}
 	var order []string
@@ -108,6 +112,8 @@ func (f *File) pathProblems() []problem.Problem {
 			}
 			switch e.Role() {
 			case "assistant":
+				stop, _ := jsonl.String(sub(m, "stopReason"))
+				dropped := stop == "error" || stop == "aborted"
 				content, _ := jsonl.Field(m, "content")
 				jsonl.Elements(content, func(b []byte) bool {
 					if t, _ := jsonl.String(sub(b, "type")); t == "toolCall" {
@@ -116,7 +122,7 @@ func (f *File) pathProblems() []problem.Problem {
 						if _, seen := calls[id]; !seen {
 							order = append(order, id)
 						}
-						calls[id] = call{line: int(e.Line), id: id, name: name}
+						calls[id] = call{line: int(e.Line), id: id, name: name, dropped: dropped}
 					}
 					return true
 				})
@@ -157,8 +163,7 @@ func (f *File) pathProblems() []problem.Problem {
 		ps = append(ps, problem.Problem{Code: "read-error", Severity: problem.Error, Message: err.Error()})
 	}
 	for _, id := range order {
-		if !results[id] {
-			c := calls[id]
+		if c := calls[id]; !results[id] && !c.dropped {
 			ps = append(ps, problem.Problem{Code: CodeToolCallNoResult, Severity: problem.Warning, Line: c.line, ID: id,
 				Message: fmt.Sprintf("tool call %s (%s) has no result on the active path", id, c.name),
 				Fix:     "sessctl repair --close-tool-calls appends an error result for it"})
