@@ -472,17 +472,61 @@ func ParseRef(arg string, getenv func(string) string) (Ref, bool) {
 }
 
 // IsExport sniffs the start of a file for `opencode export` output: a JSON
-// object whose "info" holds a "ses_" id.
+// object with a top-level "info" object whose "id" is a "ses_" string,
+// found within the first 64 KiB. Words that merely occur in the head (a
+// Claude Code line with "level":"info" and a "ses_…" sessionId) are not
+// enough.
 func IsExport(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	head := make([]byte, 4096)
+	head := make([]byte, 64<<10)
 	n, _ := io.ReadFull(f, head)
-	head = bytes.TrimLeft(head[:n], " \t\r\n")
-	return len(head) > 0 && head[0] == '{' && bytes.Contains(head, []byte(`"info"`)) && bytes.Contains(head, []byte(`"ses_`))
+	return exportHead(head[:n])
+}
+
+// exportHead reports whether head starts with an object whose top-level
+// "info" object has a "ses_" id (values cut off by the end of head: no).
+func exportHead(head []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if k != "info" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return false
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+			return false
+		}
+		for dec.More() {
+			ik, err := dec.Token()
+			if err != nil {
+				return false
+			}
+			if ik == "id" {
+				v, err := dec.Token()
+				id, isStr := v.(string)
+				return err == nil && isStr && strings.HasPrefix(id, "ses_")
+			}
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return false
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // LoadRef reads the session a Ref names: an export file, or one session of a
