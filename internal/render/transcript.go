@@ -78,10 +78,19 @@ func DrawMessage(w io.Writer, m *model.Message, o TranscriptOptions) {
 		fmt.Fprintln(w, st.Dim.Sprint("   ("+EscapeLine(n)+")"))
 	}
 	for _, b := range m.Blocks {
+		if b.Kind == "text" && m.Marker == CompactionSummary {
+			// folded like a tool result (pi and Claude Code alike)
+			writeLimited(w, b.Text, o)
+			continue
+		}
 		drawBlock(w, b, o)
 	}
 	fmt.Fprintln(w)
 }
+
+// CompactionSummary is the marker of a compaction summary message: its
+// text is folded to MaxLines lines unless Full, as tool results are.
+const CompactionSummary = "compaction summary"
 
 func drawBlock(w io.Writer, b model.Block, o TranscriptOptions) {
 	st := o.Styles
