@@ -24,17 +24,17 @@ func (r *rawTokens) tokens() *Tokens {
 
 // rawSession is Session.Info as stored in JSON files and exports.
 type rawSession struct {
-	ID          string     `json:"id"`
-	Slug        string     `json:"slug"`
-	ProjectID   string     `json:"projectID"`
-	WorkspaceID string     `json:"workspaceID"`
-	Directory   string     `json:"directory"`
-	ParentID    string     `json:"parentID"`
-	Title       string     `json:"title"`
-	Version     string     `json:"version"`
-	Cost        float64    `json:"cost"`
-	Tokens      *rawTokens `json:"tokens"`
-	Revert      *Revert    `json:"revert"`
+	ID          string      `json:"id"`
+	Slug        string      `json:"slug"`
+	ProjectID   string      `json:"projectID"`
+	WorkspaceID string      `json:"workspaceID"`
+	Directory   string      `json:"directory"`
+	ParentID    string      `json:"parentID"`
+	Title       string      `json:"title"`
+	Version     string      `json:"version"`
+	Cost        looseNumber `json:"cost"`
+	Tokens      *rawTokens  `json:"tokens"`
+	Revert      *Revert     `json:"revert"`
 	Time        struct {
 		Created  int64 `json:"created"`
 		Updated  int64 `json:"updated"`
@@ -47,7 +47,7 @@ func (r *rawSession) session() Session {
 		ID: r.ID, ProjectID: r.ProjectID, WorkspaceID: r.WorkspaceID, Directory: r.Directory,
 		Title: r.Title, Slug: r.Slug, Version: r.Version, ParentID: r.ParentID,
 		Created: msTime(r.Time.Created), Updated: msTime(r.Time.Updated), Archived: msTime(r.Time.Archived),
-		Cost: r.Cost, Revert: r.Revert, Parts: -1,
+		Cost: float64(r.Cost), Revert: r.Revert, Parts: -1,
 	}
 	if t := r.Tokens.tokens(); t != nil {
 		s.Tokens = *t
@@ -71,7 +71,7 @@ type rawMessage struct {
 	} `json:"model"`
 	Summary json.RawMessage `json:"summary"` // bool on assistant, object on user
 	Finish  string          `json:"finish"`
-	Cost    float64         `json:"cost"`
+	Cost    looseNumber     `json:"cost"`
 	Tokens  *rawTokens      `json:"tokens"`
 	Error   *struct {
 		Name string `json:"name"`
@@ -86,6 +86,23 @@ type rawMessage struct {
 	} `json:"time"`
 }
 
+// looseNumber is a number that other shapes (an object, a string, null)
+// decode to 0 instead of failing the whole record: OpenCode stores the
+// message as it is, and a cost written by another tool as
+// {"input":…,"output":…} must not hide the message (field corpus).
+type looseNumber float64
+
+// UnmarshalJSON takes a JSON number; anything else is 0.
+func (n *looseNumber) UnmarshalJSON(b []byte) error {
+	var f float64
+	if json.Unmarshal(b, &f) == nil {
+		*n = looseNumber(f)
+	} else {
+		*n = 0
+	}
+	return nil
+}
+
 // decodeMessage decodes message JSON. id and sessionID override the JSON
 // (the database strips them from data; OpenCode's importer takes them from paths).
 func decodeMessage(data []byte, id, sessionID string) (Message, error) {
@@ -97,7 +114,7 @@ func decodeMessage(data []byte, id, sessionID string) (Message, error) {
 		ID: r.ID, SessionID: r.SessionID, Role: r.Role, ParentID: r.ParentID,
 		Created: msTime(r.Time.Created), Completed: msTime(r.Time.Completed),
 		Agent: r.Agent, Mode: r.Mode, ProviderID: r.ProviderID, ModelID: r.ModelID,
-		Finish: r.Finish, Cost: r.Cost, Tokens: r.Tokens.tokens(), Raw: json.RawMessage(data),
+		Finish: r.Finish, Cost: float64(r.Cost), Tokens: r.Tokens.tokens(), Raw: json.RawMessage(data),
 	}
 	if id != "" {
 		m.ID = id
@@ -154,7 +171,7 @@ type rawPart struct {
 	Filename    string          `json:"filename"`
 	URL         string          `json:"url"`
 	Reason      string          `json:"reason"`
-	Cost        float64         `json:"cost"`
+	Cost        looseNumber     `json:"cost"`
 	Tokens      *rawTokens      `json:"tokens"`
 	Auto        bool            `json:"auto"`
 	Overflow    bool            `json:"overflow"`
@@ -188,7 +205,7 @@ func decodePart(data []byte, id, messageID, sessionID string) (Part, error) {
 		ID: r.ID, MessageID: r.MessageID, SessionID: r.SessionID, Type: r.Type,
 		Text: r.Text, Synthetic: r.Synthetic, Ignored: r.Ignored,
 		Tool: r.Tool, CallID: r.CallID, Mime: r.Mime, Filename: r.Filename, URL: r.URL,
-		Reason: r.Reason, Cost: r.Cost, Tokens: r.Tokens.tokens(),
+		Reason: r.Reason, Cost: float64(r.Cost), Tokens: r.Tokens.tokens(),
 		Auto: r.Auto, Overflow: r.Overflow, TailStartID: r.TailStartID,
 		Agent: r.Agent, Description: r.Description, Prompt: r.Prompt,
 		Raw: json.RawMessage(data),
