@@ -1,6 +1,12 @@
 package sessfmt
 
-import "time"
+import (
+	"os"
+	"time"
+
+	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/valyala/fastjson"
+)
 
 // Tokens are the token counts of one or more model responses.
 type Tokens struct {
@@ -57,4 +63,31 @@ type UsageEvent struct {
 // branches too.
 type Usager interface {
 	UsageEvents(fn func(UsageEvent) error) error
+}
+
+// LineUsageEvents streams the JSONL session file at path once and gives fn,
+// in file order, the event of each object line that event maps to one
+// (ok); other lines, and lines that do not parse, are skipped. The line
+// formats' Usagers (pi family, Claude Code, Agent Core) share it.
+func LineUsageEvents(path string, event func(*fastjson.Value) (UsageEvent, bool), fn func(UsageEvent) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := jsonl.NewReader(f)
+	for r.Next() {
+		rec := r.Record()
+		if rec.Kind != jsonl.Object || rec.Value == nil {
+			continue
+		}
+		ev, ok := event(rec.Value)
+		if !ok {
+			continue
+		}
+		if err := fn(ev); err != nil {
+			return err
+		}
+	}
+	return r.Err()
 }

@@ -1,11 +1,10 @@
 package agentcore
 
 import (
-	"os"
 	"time"
 
-	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/sessfmt"
+	"github.com/valyala/fastjson"
 )
 
 var _ sessfmt.Usager = (*Opened)(nil)
@@ -16,38 +15,26 @@ var _ sessfmt.Usager = (*Opened)(nil)
 // so stats shows messages, tool calls and wall time for them, and "not
 // stored" for cost.
 func (o *Opened) UsageEvents(fn func(sessfmt.UsageEvent) error) error {
-	f, err := os.Open(o.S.Path)
-	if err != nil {
-		return err
+	return sessfmt.LineUsageEvents(o.S.Path, usageEvent, fn)
+}
+
+func usageEvent(v *fastjson.Value) (sessfmt.UsageEvent, bool) {
+	ev := sessfmt.UsageEvent{}
+	if ms := v.GetInt64("timestamp"); ms > 0 {
+		ev.Time = time.UnixMilli(ms).UTC()
 	}
-	defer f.Close()
-	r := jsonl.NewReader(f)
-	for r.Next() {
-		rec := r.Record()
-		if rec.Kind != jsonl.Object || rec.Value == nil {
-			continue
-		}
-		v := rec.Value
-		ev := sessfmt.UsageEvent{}
-		if ms := v.GetInt64("timestamp"); ms > 0 {
-			ev.Time = time.UnixMilli(ms).UTC()
-		}
-		switch string(v.GetStringBytes("type")) {
-		case "user":
-			ev.Role = "user"
-		case "assistant":
-			ev.Role = "assistant"
-			for _, c := range v.GetArray("toolCalls") {
-				if n := string(c.GetStringBytes("name")); n != "" {
-					ev.Tools = append(ev.Tools, n)
-				}
+	switch string(v.GetStringBytes("type")) {
+	case "user":
+		ev.Role = "user"
+	case "assistant":
+		ev.Role = "assistant"
+		for _, c := range v.GetArray("toolCalls") {
+			if n := string(c.GetStringBytes("name")); n != "" {
+				ev.Tools = append(ev.Tools, n)
 			}
-		default:
-			continue
 		}
-		if err := fn(ev); err != nil {
-			return err
-		}
+	default:
+		return ev, false
 	}
-	return r.Err()
+	return ev, true
 }

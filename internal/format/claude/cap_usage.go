@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/valyala/fastjson"
 )
@@ -78,26 +77,7 @@ func subagentPaths(sessionPath string) ([]string, error) {
 }
 
 func claudeUsageFile(path string, fn func(sessfmt.UsageEvent) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := jsonl.NewReader(f)
-	for r.Next() {
-		rec := r.Record()
-		if rec.Kind != jsonl.Object || rec.Value == nil {
-			continue
-		}
-		ev, ok := claudeUsageEvent(rec.Value)
-		if !ok {
-			continue
-		}
-		if err := fn(ev); err != nil {
-			return err
-		}
-	}
-	return r.Err()
+	return sessfmt.LineUsageEvents(path, claudeUsageEvent, fn)
 }
 
 func claudeUsageEvent(v *fastjson.Value) (sessfmt.UsageEvent, bool) {

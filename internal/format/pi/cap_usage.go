@@ -1,10 +1,8 @@
 package pi
 
 import (
-	"os"
 	"time"
 
-	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/valyala/fastjson"
 )
@@ -17,26 +15,7 @@ var _ sessfmt.Usager = (*Session)(nil)
 // and the cost pi/omp stored in usage.cost.total, and the names of their
 // toolCall blocks. Lines that do not parse are skipped.
 func (s *Session) UsageEvents(fn func(sessfmt.UsageEvent) error) error {
-	f, err := os.Open(s.metaPath)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := jsonl.NewReader(f)
-	for r.Next() {
-		rec := r.Record()
-		if rec.Kind != jsonl.Object || rec.Value == nil {
-			continue
-		}
-		ev, ok := piUsageEvent(rec.Value)
-		if !ok {
-			continue
-		}
-		if err := fn(ev); err != nil {
-			return err
-		}
-	}
-	return r.Err()
+	return sessfmt.LineUsageEvents(s.metaPath, piUsageEvent, fn)
 }
 
 func piUsageEvent(v *fastjson.Value) (sessfmt.UsageEvent, bool) {
