@@ -27,7 +27,9 @@ func claudeRoots(env Env) []Root {
 
 // claudeFiles lists <root>/<project>/*.jsonl. Subagent transcripts (in
 // <session>/subagents/, or legacy agent-*.jsonl next to the sessions) are
-// not sessions of their own and are left out.
+// not sessions of their own and are left out, as are Claude Code's side
+// files (claude.IsSideFile: resume-head.jsonl, .superseded-<ms> and
+// .compact.tmp.* copies).
 func claudeFiles(root string, warn func(string, error)) []string {
 	var out []string
 	for _, p := range walkJSONL(root, 1, warn) {
@@ -35,8 +37,8 @@ func claudeFiles(root string, warn func(string, error)) []string {
 		if err != nil || strings.Count(filepath.ToSlash(rel), "/") != 1 {
 			continue // only files directly inside a project folder
 		}
-		if strings.HasPrefix(filepath.Base(p), "agent-") {
-			continue
+		if strings.HasPrefix(filepath.Base(p), "agent-") || claude.IsSideFile(filepath.Base(p)) {
+			continue // subagents; Claude Code's side files are never sessions
 		}
 		out = append(out, p)
 	}
@@ -99,6 +101,7 @@ func claudeInfo(path string, st os.FileInfo) (*Session, error) {
 	if s.Cwd == "" {
 		s.Cwd = ci.cwd
 	}
+	s.ContinuedIn = info.ContinuedIn
 	if orphanedSubagent(path) {
 		s.SubagentOf, s.Orphaned = subagentParent(path), true
 		if s.Title == "" && ci.firstSidePrompt != "" {

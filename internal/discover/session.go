@@ -46,6 +46,9 @@ type Session struct {
 	// Orphaned marks a subagent transcript whose main transcript is gone
 	// (SubagentOf names the missing file); list shows it even without --all.
 	Orphaned bool `json:"orphaned,omitempty"`
+	// ContinuedIn is the session this one was resumed into (Claude Code's
+	// continued-in record), "" when none.
+	ContinuedIn string `json:"continuedIn,omitempty"`
 	// OpenClaw is what the agent's sessions.json says (OpenClaw rows only).
 	OpenClaw *OpenClawInfo `json:"openclaw,omitempty"`
 	// OpenCode holds OpenCode's own fields (OpenCode rows only).

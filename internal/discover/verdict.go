@@ -6,10 +6,10 @@ import (
 )
 
 // verdictVersion is part of every cached row's key (see cacheFormat): rows
-// cached before list took its status from check (1), and Claude Code rows
-// cached before they took their title from the session's Meta (2), are
-// read again.
-const verdictVersion = 2
+// cached before list took its status from check (1), Claude Code rows
+// cached before they took their title from the session's Meta (2) or
+// carried their continued-in link (3), are read again.
+const verdictVersion = 3
 
 // applyVerdict gives a listed row check's verdict and show's count
 // (sessfmt.VerdictOf), so that list, check and show never disagree on one

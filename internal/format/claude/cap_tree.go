@@ -64,6 +64,9 @@ func (s *Session) TreeView() (*sessfmt.TreeView, error) {
 	if t.Progress > 0 {
 		head += fmt.Sprintf(" · %d legacy progress lines bridged", t.Progress)
 	}
+	if t.ContinuedIn != "" {
+		head += " · continued in " + t.ContinuedIn
+	}
 	tv := &sessfmt.TreeView{
 		Header: head, Tree: v.Tree, Footer: true, ShortIDs: 8, FlatLast: true,
 		Fill:  func(mt *model.Tree, nodes []int) error { v.FillText(mt, nodes); return nil },
