@@ -205,12 +205,7 @@ func Run(opts *Options) error {
 	now := opts.Now()
 	c.Files = func(s *discover.Session) ([]string, int) { return formatFiles(f.Registry, s) }
 	cands := prune.Select(scoped, c, now)
-	var claudeDirs []string
-	for _, r := range all.Roots {
-		if r.Agent == "claude" {
-			claudeDirs = append(claudeDirs, filepath.Dir(filepath.Clean(r.Path)))
-		}
-	}
+	claudeDirs := discover.ClaudeConfigDirs(all.Roots)
 	prune.Guard(cands, all.Sessions, prune.NewLive(claudeDirs, grace, now), opts.Force, opts.Delete)
 	rep := Report{DryRun: !opts.Apply, Delete: opts.Delete, Sessions: cands, Counts: map[string]int{}}
 	if rep.Sessions == nil {

@@ -121,12 +121,7 @@ func Run(opts *Options) error {
 	}
 	failed := 0
 	if opts.Apply {
-		var claudeDirs []string
-		for _, r := range res.Roots {
-			if r.Agent == "claude" {
-				claudeDirs = append(claudeDirs, filepath.Dir(filepath.Clean(r.Path)))
-			}
-		}
+		claudeDirs := discover.ClaudeConfigDirs(res.Roots)
 		live := prune.NewLive(claudeDirs, 0, time.Now())
 		isLive := func(agent, path string) string {
 			id := ""
