@@ -61,6 +61,9 @@ func (p *planner) closeToolCalls(ra io.ReaderAt) error {
 		role, _ := jsonl.String(field(m, "role"))
 		switch role {
 		case "assistant":
+			if stop, _ := jsonl.String(field(m, "stopReason")); stop == "error" || stop == "aborted" {
+				break // pi-ai leaves such a turn out of the context: its calls need no result (as check)
+			}
 			jsonl.Elements(field(m, "content"), func(blk []byte) bool {
 				if t, _ := jsonl.String(field(blk, "type")); t == "toolCall" {
 					id, _ := jsonl.String(field(blk, "id"))
