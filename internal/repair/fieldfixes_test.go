@@ -35,3 +35,24 @@ func TestCloseToolCallsSkipsDroppedTurns(t *testing.T) {
 		t.Errorf("closed %q, want only call_open", closed)
 	}
 }
+
+// TestHeaderParentNotRelinked: entries whose parentId is the session
+// header's id (OpenClaw) are roots, not orphans: repair leaves them and
+// re-links only the entry whose parent is really missing.
+func TestHeaderParentNotRelinked(t *testing.T) {
+	src, err := os.ReadFile("../format/pi/testdata/headerparent/openclaw-style.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, src, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Pi(path, Options{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Fixes) != 1 || res.Fixes[0].ID != "m3" {
+		t.Errorf("fixes %+v, want one re-link of m3", res.Fixes)
+	}
+}
