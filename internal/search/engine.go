@@ -270,7 +270,8 @@ func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, 
 		return res
 	}
 	first := 0
-	err = pre.ScanLines(f, buf, func(l int) error { first = l; return errStop })
+	// A first hit is usually early: read small pieces first.
+	err = pre.ScanLines(f, buf[:64<<10], func(l int) error { first = l; return errStop })
 	f.Close()
 	if err != nil && err != errStop {
 		res.Err = err

@@ -138,7 +138,7 @@ func EachLine(path string, candidate func(line int, raw []byte) bool, fn func(li
 		return err
 	}
 	defer fh.Close()
-	br := bufio.NewReaderSize(fh, 1<<20)
+	br := bufio.NewReaderSize(fh, 64<<10)
 	var acc []byte
 	line := 0
 	for {
