@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sessctl/sessctl/internal/discover"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
 // DiscoverOptions are the discovery options of the environment and the
@@ -53,4 +54,14 @@ func CheckSince(since string, now time.Time) error {
 		return FlagErrorf("%v", err)
 	}
 	return nil
+}
+
+// SessionRef is the registry's reference to a listed session: its file as
+// discovery found it when the registry knows its format, else (a session
+// in a store, "<store>#<id>") what the registry resolves its path to.
+func (f *Factory) SessionRef(s *discover.Session) (sessfmt.Ref, error) {
+	if !strings.Contains(s.Path, "#") && f.Registry != nil && f.Registry.Format(s.Format) != nil {
+		return sessfmt.Ref{Format: s.Format, Agent: s.Agent, Path: s.Path}, nil
+	}
+	return f.Resolve(s.Path)
 }

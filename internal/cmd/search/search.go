@@ -355,20 +355,15 @@ func discovered(opts *Options) ([]search.Target, error) {
 		return nil, err
 	}
 	discover.SortSessions(sessions, "modified")
-	reg := f.Registry
 	out := make([]search.Target, 0, len(sessions))
 	for _, s := range sessions {
 		t := search.Target{Agent: s.Agent, ID: s.ID, Title: s.Title}
-		if !strings.Contains(s.Path, "#") && reg.Format(s.Format) != nil {
-			t.Ref = sessfmt.Ref{Format: s.Format, Agent: s.Agent, Path: s.Path}
-		} else {
-			ref, err := reg.Resolve(s.Path)
-			if err != nil {
-				fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %s\n", render.EscapeLine(s.Path), render.EscapeLine(err.Error()))
-				continue
-			}
-			t.Ref = ref
+		ref, err := f.SessionRef(s)
+		if err != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %s\n", render.EscapeLine(s.Path), render.EscapeLine(err.Error()))
+			continue
 		}
+		t.Ref = ref
 		out = append(out, t)
 	}
 	return out, nil

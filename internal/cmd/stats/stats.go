@@ -264,20 +264,15 @@ func discovered(opts *Options) ([]target, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg := f.Registry
 	var out []target
 	for _, s := range sessions {
 		t := target{agent: s.Agent, id: s.ID, project: s.Cwd, parent: s.SubagentOf}
-		if !strings.Contains(s.Path, "#") && reg.Format(s.Format) != nil {
-			t.ref = sessfmt.Ref{Format: s.Format, Agent: s.Agent, Path: s.Path}
-		} else {
-			ref, err := reg.Resolve(s.Path)
-			if err != nil {
-				fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %s\n", render.EscapeLine(s.Path), render.EscapeLine(err.Error()))
-				continue
-			}
-			t.ref = ref
+		ref, err := f.SessionRef(s)
+		if err != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %s\n", render.EscapeLine(s.Path), render.EscapeLine(err.Error()))
+			continue
 		}
+		t.ref = ref
 		out = append(out, t)
 	}
 	return out, nil
