@@ -15,7 +15,8 @@ func providerList() []Provider {
 			Roots: ompRoots("omp", ".omp"), Files: piFiles, Info: piInfo("omp")},
 		{Agent: "xcsh", Format: "pi", Order: 30, Version: pi.ListInfoVersion,
 			Roots: ompRoots("xcsh", ".xcsh"), Files: piFiles, Info: piInfo("xcsh")},
-		{Agent: "claude", Format: "claude", Order: 40, Version: 5,
+		// Version 6: titles from claude.InfoMeta (the /resume picker's)
+		{Agent: "claude", Format: "claude", Order: 40, Version: 6,
 			Roots: claudeRoots, Files: claudeFiles, Info: claudeInfo},
 		// OpenClaw transcripts are pi files, read by the pi format.
 		{Agent: "openclaw", Format: "pi", Order: 50, Version: 2,
