@@ -44,6 +44,13 @@ type streamScanner struct {
 	capSlot  int
 	capMode  int
 	capBuf   []byte
+	capMax   int  // keep at most this many bytes of a captured value (0: all)
+	capOver  bool // the value being captured went over capMax
+	subFirst byte // the first byte of the Sub member's value (0: no such member)
+
+	// TopClipped and SubClipped mark the captures cut to capMax bytes.
+	TopClipped []bool
+	SubClipped []bool
 
 	object  bool // the text is an object
 	nonWS   bool // a byte other than white space was seen
@@ -102,6 +109,18 @@ func (s *streamScanner) reset() {
 	s.object, s.nonWS, s.hasNUL, s.started = false, false, false, false
 	clear(s.Top)
 	clear(s.Sub)
+	clear(s.TopClipped)
+	clear(s.SubClipped)
+	s.subFirst = 0
+}
+
+// capAppend adds bytes to the value being captured, up to capMax.
+func (s *streamScanner) capAppend(b ...byte) {
+	if s.capMax > 0 && len(s.capBuf)+len(b) > s.capMax {
+		s.capOver = true
+		b = b[:max(0, s.capMax-len(s.capBuf))]
+	}
+	s.capBuf = append(s.capBuf, b...)
 }
 
 // Write feeds the next piece of the text.
@@ -146,7 +165,7 @@ func (s *streamScanner) Write(b []byte) {
 // plain takes string bytes that need no decision.
 func (s *streamScanner) plain(b []byte) {
 	if s.capOn {
-		s.capBuf = append(s.capBuf, b...)
+		s.capAppend(b...)
 	}
 	if s.keyOn {
 		s.addKey(b...)
@@ -179,7 +198,7 @@ func (s *streamScanner) step(c byte) {
 		}
 	}
 	if s.capOn {
-		s.capBuf = append(s.capBuf, c)
+		s.capAppend(c)
 	}
 	switch s.st {
 	case sBeginValue, sBeginValueOrEnd:
@@ -342,9 +361,13 @@ func (s *streamScanner) beginValue(c byte) {
 	}
 	sub := s.pendingSub
 	s.pendingSub = false
+	if sub {
+		s.subFirst = c
+	}
 	if s.pending >= 0 {
 		s.capOn, s.capDepth, s.capSlot, s.capMode = true, len(s.stack), s.pending, s.pendingMode
 		s.capBuf = append(s.capBuf[:0], c)
+		s.capOver = false
 		s.pending = -1
 	}
 	switch {
@@ -402,8 +425,14 @@ func (s *streamScanner) valueDone() {
 		v := append([]byte(nil), s.capBuf...)
 		if s.capMode == capTop {
 			s.Top[s.capSlot] = v
+			if s.TopClipped != nil {
+				s.TopClipped[s.capSlot] = s.capOver
+			}
 		} else {
 			s.Sub[s.capSlot] = v
+			if s.SubClipped != nil {
+				s.SubClipped[s.capSlot] = s.capOver
+			}
 		}
 	}
 	if len(s.stack) == 0 {
@@ -428,6 +457,7 @@ func (s *streamScanner) endKey() {
 		slot := keyIndex(s.key, s.f.Top)
 		if slot >= 0 && slot == s.subSlot {
 			clear(s.Sub)
+			clear(s.SubClipped)
 			s.Top[slot] = nil
 			s.pendingSub = true
 			return

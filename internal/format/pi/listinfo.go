@@ -71,6 +71,9 @@ type ListInfo struct {
 	// take as one, a second header, non-object values); ReadListInfo then
 	// takes counts, header and problems from the dialect's full reader.
 	recheck bool
+	// heldRescan is set by the streamed scan when it cannot tell the first
+	// message without holding a long line (see scanListInfo).
+	heldRescan bool
 }
 
 // ProblemCount is the total number of problems.
@@ -97,9 +100,19 @@ func ReadListInfo(path string) (*ListInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	li, err := ScanListInfo(fh, path)
+	li, err := scanListInfo(fh, path, true)
 	if err != nil {
 		return nil, err
+	}
+	if li.heldRescan {
+		// A long first user message whose text the streamed scan cannot
+		// tell without the whole line (an array of blocks): read it held.
+		if _, err := fh.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		if li, err = ScanListInfo(fh, path); err != nil {
+			return nil, err
+		}
 	}
 	if li.recheck && (li.Dialect == DialectOmp || li.Dialect == DialectXcsh) {
 		if _, err := fh.Seek(0, io.SeekStart); err != nil {
@@ -159,6 +172,20 @@ func (li *ListInfo) fromIndex(f *File) {
 // parsed into trees: each line is validated with a fast scanner and the few
 // members the listing needs are picked out of the raw bytes.
 func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
+	return scanListInfo(r, path, false)
+}
+
+// longCapture is what the streamed scan of a long line keeps of a captured
+// member: enough of a message's content for its first MaxFirstMessage bytes
+// of text (a JSON escape is at most 6 bytes a character).
+const longCapture = 8 * MaxFirstMessage
+
+// scanListInfo is ScanListInfo; with streamLong, a line longer than
+// jsonl.LongLine is validated as it is read and never held
+// (jsonl.LongScanner), as the index reads it. Then li.heldRescan asks the
+// caller to scan again held when such a line is the first user message and
+// its content is an array cut by the capture limit.
+func scanListInfo(r io.Reader, path string, streamLong bool) (*ListInfo, error) {
 	li := &ListInfo{}
 	var (
 		parsedSeen   bool
@@ -173,7 +200,6 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 		ids          = make(map[uint64]struct{}, 256)
 		parents      []uint64
 		seed         = maphash.MakeSeed()
-		headerHash   uint64 // the header id's idHash (an entry whose parent it is, is a root)
 		firstFound   bool
 		problems     = map[string]int{}
 		slotSeen     bool
@@ -183,13 +209,21 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 	br.Reset(r)
 	defer func() { br.Reset(nil); readerPool.Put(br) }()
 	ls := lineSplitter{br: br}
-	var val validator
+	var long *jsonl.LongScanner
+	if streamLong {
+		ls.long = jsonl.LongLine
+	}
+	var (
+		val          validator
+		contentCut   bool   // the streamed line's message content was cut to longCapture
+		messageFirst []byte // the first byte of a streamed line's message value
+	)
 	for {
 		raw, nl, err := ls.next()
 		if err != nil {
 			return nil, err
 		}
-		if raw == nil {
+		if raw == nil && !ls.streamed {
 			break
 		}
 		ls.line++
@@ -198,10 +232,29 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 		if bom {
 			body = body[len(jsonl.BOM):]
 		}
-		if n := len(body); n > 0 && body[n-1] == '\r' {
-			body = body[:n-1]
+		var kind jsonl.Kind
+		contentCut = false
+		if ls.streamed {
+			if long == nil {
+				long = jsonl.NewLongScanner(listCapture, longCapture)
+			}
+			kind, nl, _, err = long.Scan(body, br)
+			if err != nil {
+				return nil, err
+			}
+			ls.streamed, ls.done = false, !nl
+			val.top, val.msg = long.Top, long.Sub
+			contentCut = long.SubClipped[mContent]
+			messageFirst = append(messageFirst[:0], long.SubFirst)
+			if long.SubFirst != 0 && kind == jsonl.Object {
+				val.top[kMessage] = messageFirst // only its first byte is looked at
+			}
+		} else {
+			if n := len(body); n > 0 && body[n-1] == '\r' {
+				body = body[:n-1]
+			}
+			kind = classify(&val, body, nl)
 		}
-		kind := classify(&val, body, nl)
 		if bom && (kind == jsonl.Object || kind == jsonl.NonObject) {
 			// pi 1.5.2 does not strip the mark: JSON.parse fails on the
 			// line and it is skipped (oh-my-pi and xcsh strip it: recheck).
@@ -239,7 +292,6 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 					parsedSeen, headerDone = true, true
 					li.HasHeader = true
 					li.ID, li.ValidHeader = jsonl.String(f[kID])
-					headerHash = idHash(seed, f[kID])
 					li.Cwd, _ = jsonl.String(f[kCwd])
 					li.ParentSession, _ = jsonl.String(f[kParentSession])
 					headerTitle, _ = jsonl.String(f[kTitle])
@@ -310,6 +362,12 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 				}
 			}
 			if !firstFound && string(role) == "user" {
+				if contentCut {
+					if c := mf[mContent]; c[0] != '"' {
+						li.heldRescan = true // an array: its text needs the whole line
+						return li, nil
+					}
+				}
 				if txt := textContent(mf[mContent]); txt != "" {
 					li.FirstMessage = clipText(txt, MaxFirstMessage)
 					firstFound = true
@@ -338,7 +396,7 @@ func ScanListInfo(r io.Reader, path string) (*ListInfo, error) {
 		problems[problem.MissingHeader]++
 	}
 	for _, p := range parents {
-		if _, ok := ids[p]; !ok && !(li.ValidHeader && p == headerHash) { // the header's id: a root (headerparent.go)
+		if _, ok := ids[p]; !ok {
 			problems[problem.Orphan]++
 		}
 	}
@@ -451,6 +509,8 @@ type lineSplitter struct {
 	overflow []byte
 	line     int
 	done     bool
+	long     int  // over this many bytes a line is left to the caller to stream (0: never)
+	streamed bool // next returned only the start of a long line; its rest is unread
 }
 
 // next returns the next line without its newline, whether it had one, and
@@ -473,6 +533,10 @@ func (l *lineSplitter) next() ([]byte, bool, error) {
 			l.overflow = append(l.overflow, line...)
 			if err == nil {
 				return l.overflow[:len(l.overflow)-1], true, nil
+			}
+			if l.long > 0 && len(l.overflow) > l.long && errors.Is(err, bufio.ErrBufferFull) {
+				l.streamed = true
+				return l.overflow, false, nil
 			}
 			if !errors.Is(err, bufio.ErrBufferFull) {
 				line = l.overflow
@@ -499,7 +563,10 @@ func textContent(raw []byte) string {
 		return ""
 	}
 	if raw[0] == '"' {
-		s, _ := jsonl.String(raw)
+		s, ok := jsonl.String(raw)
+		if !ok {
+			s = stringPrefix(raw)
+		}
 		return s
 	}
 	if raw[0] != '[' {
@@ -530,6 +597,29 @@ func textContent(raw []byte) string {
 		return true
 	})
 	return strings.Join(parts, " ")
+}
+
+// stringPrefix decodes the start of a JSON string cut short (a capture of
+// longCapture bytes): up to the last whole escape. Only the first
+// MaxFirstMessage bytes of it are used, far from the cut.
+func stringPrefix(raw []byte) string {
+	cut := 1
+	for i := 1; i < len(raw); {
+		w := 1
+		if raw[i] == '\\' {
+			w = 2
+			if i+1 < len(raw) && raw[i+1] == 'u' {
+				w = 6
+			}
+		}
+		if i+w > len(raw) {
+			break
+		}
+		i += w
+		cut = i
+	}
+	s, _ := jsonl.String(append(raw[:cut:cut], '"'))
+	return s
 }
 
 // clipText cuts s to at most n bytes at a rune boundary, adding "…".

@@ -296,16 +296,15 @@ func (s *Session) headTitle() string {
 			if f.Entries[i].Type() != "message" || f.Entries[i].Role() != "user" {
 				continue
 			}
-			ls, err := f.ReadLines([]int{i})
-			if err != nil || len(ls) == 0 {
+			txt, obj, err := f.MessageText(i) // a long line is not held (firsttext.go)
+			if err != nil {
 				break
 			}
-			msg := jsonl.Fields(ls[0], "message")[0]
-			if len(msg) == 0 || msg[0] != '{' {
+			if !obj {
 				continue
 			}
-			if txt := textContent(jsonl.Fields(msg, "content")[0]); txt != "" {
-				first = clipText(txt, MaxFirstMessage)
+			if txt != "" {
+				first = txt
 				break
 			}
 		}
