@@ -32,6 +32,37 @@ type Row struct {
 	Node   int // node number, or -1 for a fold row
 	Prefix string
 	Folded int // number of nodes folded (fold rows)
+	// Continues marks the first row of the child of a branch point that
+	// leads to the active leaf (drawn "◀ continues").
+	Continues bool
+}
+
+// ContinuesMark flags, at a branch point, the child that leads to the
+// active leaf; the other children are branches left behind.
+const ContinuesMark = "◀ continues"
+
+// leafPath reports the nodes from the active leaf up to its root (nil when
+// there is no leaf). Parents are taken from the children lists.
+func leafPath(t *model.Tree) []bool {
+	if t.Leaf < 0 || t.Leaf >= len(t.Nodes) {
+		return nil
+	}
+	parent := make([]int, len(t.Nodes))
+	for i := range parent {
+		parent[i] = -1
+	}
+	for i := range t.Nodes {
+		for _, c := range t.Nodes[i].Children {
+			if c >= 0 && c < len(parent) && parent[c] < 0 && c != i {
+				parent[c] = i
+			}
+		}
+	}
+	on := make([]bool, len(t.Nodes))
+	for n := t.Leaf; n >= 0 && !on[n]; n = parent[n] {
+		on[n] = true
+	}
+	return on
 }
 
 // TreeRows lays a tree out. Linear chains stay at one indent; children of a
@@ -50,7 +81,9 @@ func TreeRows(t *model.Tree, o TreeOptions) []Row {
 	type frame struct {
 		node           int
 		first, further string // prefix of the node's own row and of rows below it
+		cont           bool   // the node is the child of a branch point that leads to the leaf
 	}
+	onPath := leafPath(t)
 	var rows []Row
 	var stack []frame
 	for i := len(t.Roots) - 1; i >= 0; i-- {
@@ -75,7 +108,11 @@ func TreeRows(t *model.Tree, o TreeOptions) []Row {
 			}
 			n = kids[0]
 		}
+		start := len(rows)
 		rows = appendChain(rows, t, chain, fr.first, fr.further, o)
+		if fr.cont && len(rows) > start {
+			rows[start].Continues = true
+		}
 		if len(chain) == 0 {
 			continue
 		}
@@ -85,12 +122,13 @@ func TreeRows(t *model.Tree, o TreeOptions) []Row {
 			continue
 		}
 		for k := len(kids) - 1; k >= 0; k-- {
+			cont := onPath != nil && onPath[kids[k]]
 			if k == len(kids)-1 && o.FlatLast {
-				stack = append(stack, frame{node: kids[k], first: fr.further, further: fr.further})
+				stack = append(stack, frame{node: kids[k], first: fr.further, further: fr.further, cont: cont})
 			} else if k == len(kids)-1 {
-				stack = append(stack, frame{node: kids[k], first: fr.further + "└─ ", further: fr.further + "   "})
+				stack = append(stack, frame{node: kids[k], first: fr.further + "└─ ", further: fr.further + "   ", cont: cont})
 			} else {
-				stack = append(stack, frame{node: kids[k], first: fr.further + "├─ ", further: fr.further + "│  "})
+				stack = append(stack, frame{node: kids[k], first: fr.further + "├─ ", further: fr.further + "│  ", cont: cont})
 			}
 		}
 	}
@@ -139,7 +177,7 @@ func DrawTree(w io.Writer, t *model.Tree, rows []Row, o TreeOptions) error {
 			continue
 		}
 		active := r.Node < len(t.Active) && t.Active[r.Node]
-		drawNode(bw, &scratch, &t.Nodes[r.Node], r.Prefix, active, r.Node == t.Leaf, o)
+		drawNode(bw, &scratch, &t.Nodes[r.Node], r.Prefix, active, r.Node == t.Leaf, r.Continues, o)
 	}
 	return bw.Flush()
 }
@@ -148,7 +186,7 @@ func drawFold(w io.Writer, prefix string, folded int, o TreeOptions) {
 	fmt.Fprintln(w, prefix+o.Styles.Dim.Sprintf("┊ … %d more %s (--full shows them)", folded, plural(folded, "entry", "entries")))
 }
 
-func drawNode(w *bufio.Writer, scratch *[2][]byte, nd *model.TreeNode, prefix string, active, leaf bool, o TreeOptions) {
+func drawNode(w *bufio.Writer, scratch *[2][]byte, nd *model.TreeNode, prefix string, active, leaf, cont bool, o TreeOptions) {
 	if nd.Separator != "" {
 		fmt.Fprintln(w, prefix+o.Styles.Dim.Sprint("──── "+EscapeLine(nd.Separator)+" ────"))
 	}
@@ -201,6 +239,9 @@ func drawNode(w *bufio.Writer, scratch *[2][]byte, nd *model.TreeNode, prefix st
 	if leaf {
 		sep()
 		tail = append(tail, "◀ active leaf"...)
+	} else if cont {
+		sep()
+		tail = append(tail, ContinuesMark...)
 	}
 	if nd.Text != "" {
 		text := EscapeLine(nd.Text)
@@ -247,19 +288,20 @@ func StreamTree(w io.Writer, src TreeSource, o TreeOptions) error {
 	type frame struct {
 		node           int
 		first, further string
+		cont           bool // the child of a branch point that leads to the leaf
 	}
 	drawn := make([]uint64, (src.Len()+63)/64)
 	isDrawn := func(n int) bool { return drawn[n/64]&(1<<(n%64)) != 0 }
 	leaf := src.Leaf()
 	var err error
 	var scratch [2][]byte
-	draw := func(n int, prefix string) {
+	draw := func(n int, prefix string, cont bool) {
 		if err != nil {
 			return
 		}
 		var nd model.TreeNode
 		if nd, err = src.Node(n); err == nil {
-			drawNode(bw, &scratch, &nd, prefix, src.Active(n), n == leaf, o)
+			drawNode(bw, &scratch, &nd, prefix, src.Active(n), n == leaf, cont, o)
 		}
 	}
 	var stack []frame
@@ -295,7 +337,7 @@ func StreamTree(w io.Writer, src TreeSource, o TreeOptions) error {
 					if k == 0 {
 						prefix = fr.first
 					}
-					draw(n, prefix)
+					draw(n, prefix, k == 0 && fr.cont)
 				}
 				if k < length-1 {
 					n = src.Child(n, 0)
@@ -311,14 +353,29 @@ func StreamTree(w io.Writer, src TreeSource, o TreeOptions) error {
 			if kids <= 1 {
 				continue
 			}
+			// A source's active nodes are the path to the leaf: at an
+			// active branch point, the one active child continues (when
+			// several are active, none is singled out).
+			cont := -1
+			if leaf >= 0 && src.Active(last) {
+				for k := 0; k < kids; k++ {
+					if c := src.Child(last, k); src.Active(c) {
+						if cont >= 0 {
+							cont = -1
+							break
+						}
+						cont = c
+					}
+				}
+			}
 			for k := kids - 1; k >= 0; k-- {
 				c := src.Child(last, k)
 				if k == kids-1 && o.FlatLast {
-					stack = append(stack, frame{node: c, first: fr.further, further: fr.further})
+					stack = append(stack, frame{node: c, first: fr.further, further: fr.further, cont: c == cont})
 				} else if k == kids-1 {
-					stack = append(stack, frame{node: c, first: fr.further + "└─ ", further: fr.further + "   "})
+					stack = append(stack, frame{node: c, first: fr.further + "└─ ", further: fr.further + "   ", cont: c == cont})
 				} else {
-					stack = append(stack, frame{node: c, first: fr.further + "├─ ", further: fr.further + "│  "})
+					stack = append(stack, frame{node: c, first: fr.further + "├─ ", further: fr.further + "│  ", cont: c == cont})
 				}
 			}
 		}
