@@ -21,7 +21,7 @@ const (
 
 func lines(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
 
-// The decisions internal/session's Detect made, kept by the formats'
+// The decisions the former internal/session.Detect made, kept by the formats'
 // Sniff methods: a pi header is certain; otherwise votes, ties going to
 // Claude Code, then Agent Core, then pi; with no vote, the folder.
 func TestSniffDecisions(t *testing.T) {
