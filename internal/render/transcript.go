@@ -96,7 +96,9 @@ func drawBlock(w io.Writer, b model.Block, o TranscriptOptions) {
 	st := o.Styles
 	switch b.Kind {
 	case "text":
-		fmt.Fprintln(w, Escape(strings.TrimRight(b.Text, "\n")))
+		// Written as is: fmt would copy a text of any size into its buffer.
+		io.WriteString(w, Escape(strings.TrimRight(b.Text, "\n")))
+		io.WriteString(w, "\n")
 	case "thinking":
 		t := strings.TrimRight(b.Text, "\n")
 		if o.Full {
