@@ -124,6 +124,17 @@ func Pi(path string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	before := src.Check(pi.CheckOptions{})
+	// A v1/v2 file is read, by pi and by check, as pi's in-memory migration
+	// makes it; repair judges it the same way and leaves the version to
+	// `sessctl migrate` (the version notice remains, with that fix).
+	legacy := legacyVersion(src)
+	if legacy > 0 {
+		mf, err := pi.Open(path, pi.Options{Dialect: src.Dialect})
+		if err != nil {
+			return nil, err
+		}
+		before = mf.Check(pi.CheckOptions{})
+	}
 	p := &planner{opts: opts, path: path, res: res, src: src, flagged: flaggedLines(before)}
 	if err := p.scan(fh); err != nil {
 		return nil, err
@@ -132,9 +143,11 @@ func Pi(path string, opts Options) (*Result, error) {
 	if err := p.header(); err != nil {
 		return res, err
 	}
-	p.duplicates()
-	p.relink()
-	if opts.CloseToolCalls {
+	if legacy != 1 { // a v1 file's ids are the migration's: stray ids in it are not the agent's
+		p.duplicates()
+		p.relink()
+	}
+	if opts.CloseToolCalls && legacy != 1 {
 		if err := p.closeToolCalls(fh); err != nil {
 			return nil, err
 		}
@@ -149,7 +162,53 @@ func Pi(path string, opts Options) (*Result, error) {
 	}
 	err = p.write(fh, snap)
 	res.Remaining = p.origNumbering(res.Remaining)
+	if legacy > 0 && err == nil {
+		res.Remaining = legacyRemaining(path, legacy, res, before)
+	}
 	return res, err
+}
+
+// legacyVersion is the format version of a v1/v2 file (0 for a current one
+// or one without a usable header).
+func legacyVersion(f *pi.File) int {
+	if f.Header == nil || f.HeaderErr != nil || f.Header.Version >= pi.CurrentVersion {
+		return 0
+	}
+	return f.Header.Version
+}
+
+// legacyRemaining is what check says of a repaired v1/v2 file: read as
+// migrated once it is written; in a dry run, the repaired content's own
+// findings less the tree findings a v1 file's migration replaces, plus the
+// version notice.
+func legacyRemaining(path string, legacy int, res *Result, before []problem.Problem) []problem.Problem {
+	if !res.DryRun {
+		if f, err := pi.Open(path, pi.Options{}); err == nil {
+			out := []problem.Problem{}
+			for _, pr := range f.Check(pi.CheckOptions{}) {
+				if pr.Code != problem.SeveralRoots {
+					out = append(out, pr)
+				}
+			}
+			return out
+		}
+	}
+	out := []problem.Problem{}
+	for _, pr := range before {
+		if pr.Code == pi.CodeOutdatedVersion {
+			out = append(out, pr)
+		}
+	}
+	for _, pr := range res.Remaining {
+		switch pr.Code {
+		case problem.DuplicateID, problem.MissingID, problem.SelfParent, problem.Cycle, problem.Orphan, problem.SeveralRoots:
+			if legacy == 1 {
+				continue
+			}
+		}
+		out = append(out, pr)
+	}
+	return out
 }
 
 // flaggedLines indexes check's problems by code and line.

@@ -180,7 +180,7 @@ func writeText(opts *Options, r *sessfmt.RepairResult, st render.Styles) {
 		}
 	}
 	for _, p := range r.Remaining {
-		if p.Severity == problem.Info {
+		if p.Severity == problem.Info && p.Code != outdatedVersion {
 			continue
 		}
 		loc := ""
@@ -188,8 +188,16 @@ func writeText(opts *Options, r *sessfmt.RepairResult, st render.Styles) {
 			loc = fmt.Sprintf("line %d: ", p.Line)
 		}
 		fmt.Fprintln(w, st.Warn.Sprintf("  left as is: %s%s [%s]", loc, render.EscapeLine(p.Message), p.Code))
+		if p.Code == outdatedVersion && p.Fix != "" {
+			fmt.Fprintf(w, "    fix: %s\n", render.EscapeLine(p.Fix))
+		}
 	}
 }
+
+// outdatedVersion is the code of a pi-family file's version notice (v1/v2,
+// read as the agent migrates it in memory): repair never changes the
+// version, so it always says which command does.
+const outdatedVersion = "outdated-version"
 
 func plural(n int, one, many string) string {
 	if n == 1 {

@@ -103,3 +103,22 @@ func TestRunStoreRefNotSupported(t *testing.T) {
 	assert.Contains(t, errOut, "not supported for this agent")
 	assert.NotContains(t, errOut, "no such file")
 }
+
+// An unmigrated v1 pi file with no damage: check reports only the version
+// notice, so repair changes nothing, exits 0 and says that `sessctl migrate`
+// upgrades the file.
+func TestRunLegacyVersionAlone(t *testing.T) {
+	p := copyFixture(t, "pi", "migrate", "v1-stray-ids.jsonl")
+	orig, err := os.ReadFile(p)
+	require.NoError(t, err)
+	for _, argv := range [][]string{{"--dry-run", p}, {p}} {
+		out, _, err := execute(t, false, nil, argv...)
+		require.NoError(t, err, "%v", argv)
+		assert.Contains(t, out, "nothing to repair", argv)
+		assert.Contains(t, out, "sessctl migrate "+p, argv)
+		assert.NotContains(t, out, "missing-id", argv)
+		now, err := os.ReadFile(p)
+		require.NoError(t, err)
+		assert.Equal(t, orig, now, "the version is migrate's to change")
+	}
+}
