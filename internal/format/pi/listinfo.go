@@ -200,6 +200,7 @@ func scanListInfo(r io.Reader, path string, streamLong bool) (*ListInfo, error) 
 		ids          = make(map[uint64]struct{}, 256)
 		parents      []uint64
 		seed         = maphash.MakeSeed()
+		headerHash   uint64 // the header id's idHash (an entry whose parent it is, is a root)
 		firstFound   bool
 		problems     = map[string]int{}
 		slotSeen     bool
@@ -292,6 +293,7 @@ func scanListInfo(r io.Reader, path string, streamLong bool) (*ListInfo, error) 
 					parsedSeen, headerDone = true, true
 					li.HasHeader = true
 					li.ID, li.ValidHeader = jsonl.String(f[kID])
+					headerHash = idHash(seed, f[kID])
 					li.Cwd, _ = jsonl.String(f[kCwd])
 					li.ParentSession, _ = jsonl.String(f[kParentSession])
 					headerTitle, _ = jsonl.String(f[kTitle])
@@ -396,7 +398,7 @@ func scanListInfo(r io.Reader, path string, streamLong bool) (*ListInfo, error) 
 		problems[problem.MissingHeader]++
 	}
 	for _, p := range parents {
-		if _, ok := ids[p]; !ok {
+		if _, ok := ids[p]; !ok && !(li.ValidHeader && p == headerHash) { // the header's id: a root (headerparent.go)
 			problems[problem.Orphan]++
 		}
 	}
