@@ -362,6 +362,38 @@ func TestRepairKillRetryExactlyOnce(t *testing.T) {
 	}
 }
 
+// TestKilledBeforeJournalHeaderDropped: a repair killed after creating
+// its journal but before the buffered header line reached the file (the
+// window TestRepairKillRetryExactlyOnce hit now and then under load)
+// leaves an empty or cut journal. Its session commit cannot have happened,
+// so the next repair drops it, repairs the session, and nothing is pending.
+func TestKilledBeforeJournalHeaderDropped(t *testing.T) {
+	const deadPID = 1<<22 + 1 // above Linux's highest pid_max: never alive
+	for _, content := range []string{"", `{"sessctl":"sidecar-journal","id":"01234`} {
+		orig := genDamaged(rand.New(rand.NewSource(10)), 50, 20)
+		p := filepath.Join(t.TempDir(), "s.jsonl")
+		require.NoError(t, os.WriteFile(p, orig, 0o600))
+		jp := journalPrefix(SidecarPath(p)) + fmt.Sprint(deadPID) + "-0123456789abcdef.journal"
+		require.NoError(t, os.WriteFile(jp, []byte(content), 0o600))
+		require.Equal(t, []string{jp}, PendingJournals(p))
+		res, err := Pi(p, Options{})
+		require.NoError(t, err, "%q", content)
+		require.True(t, res.Changed, "%q", content)
+		require.Empty(t, journals(t, p), "a journal cut short (%q) was left", content)
+		require.Empty(t, PendingJournals(p))
+		requireExactlyOnce(t, orig, p, fmt.Sprintf("cut journal %q", content))
+	}
+	// A whole first line that is not a journal header is not sessctl's
+	// cut journal: it is left alone.
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	require.NoError(t, os.WriteFile(p, genDamaged(rand.New(rand.NewSource(11)), 5, 2), 0o600))
+	jp := journalPrefix(SidecarPath(p)) + fmt.Sprint(deadPID) + "-0123456789abcdef.journal"
+	require.NoError(t, os.WriteFile(jp, []byte("not a journal\n"), 0o600))
+	_, err := Pi(p, Options{})
+	require.NoError(t, err)
+	require.Equal(t, []string{jp}, journals(t, p))
+}
+
 // TestDiskFullLeavesNoSidecar (issue 11.2): the session's temp cannot be
 // written (file size limit, as on a full disk): no sidecar record is left
 // for lines that are still in the session.

@@ -334,9 +334,10 @@ func (p *planner) sidecarFailed(side, journalPath, backup string, err error) err
 
 // recoverSidecar finishes what interrupted repairs of path left: a journal
 // whose session commit happened has its records added to the sidecar
-// (once), one whose commit did not happen is removed. Journals of another
-// live process, of another owner, or unreadable ones are left alone. A dry
-// run changes nothing.
+// (once), one whose commit did not happen is removed (so is one cut short
+// before its header line was complete: its commit cannot have happened).
+// Journals of another live process, of another owner, or unreadable ones
+// are left alone. A dry run changes nothing.
 func recoverSidecar(path string, opts Options) error {
 	if opts.DryRun {
 		return nil
@@ -381,6 +382,17 @@ func recoverSidecar(path string, opts Options) error {
 		}
 		line, err := bufio.NewReader(f).ReadSlice('\n')
 		f.Close()
+		if err == io.EOF {
+			// No whole header line: its writer died before the journal
+			// was complete and durable (writeJournal buffers the header
+			// with the first records, and the session commit comes only
+			// after the journal's fsync), so the commit did not happen.
+			// Left alone, such a journal would stay forever.
+			if err := (&journal{path: jp}).drop(); err != nil {
+				return err
+			}
+			continue
+		}
 		var head journalHead
 		if err != nil || json.Unmarshal(line, &head) != nil || head.Sessctl != "sidecar-journal" || head.ID == "" {
 			continue
