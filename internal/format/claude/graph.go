@@ -337,7 +337,7 @@ func (f *File) parseLine(p *fastjson.Parser, li int32) (*fastjson.Value, []byte,
 func (f *File) Problems() []Problem {
 	out := append([]Problem(nil), f.problems...)
 	if p, err := f.Walk("", false); err == nil && !p.Empty {
-		if off, conv := f.offPath(p); conv >= 4 && off*2 > conv {
+		if off, conv := f.offPath(p, true); conv >= 3 && off*2 > conv {
 			out = append(out, Problem{Code: ProbMostOffPath, Msg: fmt.Sprintf("%d of the %d user/assistant records are not on the conversation Claude Code resumes (other branches, or records that lost their parent; tree shows them)", off, conv)})
 		}
 	}

@@ -115,7 +115,7 @@ const (
 	ProbSummaryElse     = "summary-leaf-elsewhere"
 	ProbSessionMismatch = "session-id-mismatch"
 	ProbEmpty           = "no-messages"
-	ProbMostOffPath     = "most-records-off-path" // info: most conversation records are not on the resumed path
+	ProbMostOffPath     = "most-records-off-path" // warning: most conversation records are not on the resumed path
 )
 
 // Metadata holds the last value of each session metadata line (last one wins).

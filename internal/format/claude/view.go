@@ -36,7 +36,7 @@ var severity = map[string]problem.Severity{
 	ProbUnpairedToolUse: problem.Warning,
 	ProbOrphanResult:    problem.Warning,
 	ProbCompactTemp:     problem.Warning,
-	ProbMostOffPath:     problem.Info,
+	ProbMostOffPath:     problem.Warning,
 }
 
 // Severity returns the severity of a problem code.
@@ -180,7 +180,7 @@ func (f *File) headerFacts(leaf string, across bool) []string {
 			return nil
 		})
 		out = append(out, fmt.Sprintf("%d %s on the path, %d sent to the model", msgs, plural(msgs, "message", "messages"), sent))
-		if n, conv := f.offPath(p); conv > 0 && n*2 > conv {
+		if n, conv := f.offPath(p, false); conv > 0 && n*2 > conv {
 			out = append(out, fmt.Sprintf("note: %d of the file's %d user/assistant records are not on this path (other branches, or records that lost their parent; tree shows them)", n, conv))
 		}
 	}
@@ -191,15 +191,26 @@ func (f *File) headerFacts(leaf string, across bool) []string {
 }
 
 // offPath counts the user/assistant records of the file that are not on
-// path p, and all of them.
-func (f *File) offPath(p *Path) (off, conv int) {
+// path p, and all of them. With sinceCompaction, records written before
+// the latest compact boundary on the path are left out of both counts
+// unless they are on it: a compaction hides them by design; so are the
+// records of a subagent transcript that hang on a record of its parent
+// session (a compaction subagent's copy of the conversation).
+func (f *File) offPath(p *Path, sinceCompaction bool) (off, conv int) {
 	on := make(map[int32]bool, len(p.nodes))
+	cut := int32(-1) // file position of the latest compact boundary on the path
 	for _, nd := range p.nodes {
 		on[nd] = true
+		if sinceCompaction && f.isBoundary(nd) && f.nFirst[nd] > cut {
+			cut = f.nFirst[nd]
+		}
 	}
 	for nd := int32(0); int(nd) < len(f.nFirst); nd++ {
 		if !f.member[nd] || !f.isConv(nd) || f.sidechain(nd) && !f.sideOnly || f.removed(nd) {
 			continue // inline sidechains and records the loader drops are not the conversation's
+		}
+		if !on[nd] && sinceCompaction && (f.nFirst[nd] < cut || f.externalParentOf(nd)) {
+			continue // history before a compaction, or parent-session records a compaction subagent hangs on: off the path by design
 		}
 		conv++
 		if !on[nd] {
@@ -415,6 +426,7 @@ var fixes = map[string]string{
 	ProbEmpty:           "the file holds no conversation; remove it if it is not needed",
 	ProbUnpairedToolUse: "add a tool_result or drop the call; the loader filters it or inserts a placeholder result",
 	ProbOrphanResult:    "drop the tool_result or restore its tool_use",
+	ProbMostOffPath:     "`sessctl tree` shows the unreachable records; Claude Code resumes only the shown conversation (re-chain parentUuid to keep the rest)",
 }
 
 // Problem codes found on the active path by PathProblems.

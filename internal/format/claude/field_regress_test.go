@@ -1,0 +1,107 @@
+package claude
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sessctl/sessctl/internal/problem"
+)
+
+// openText writes lines to a transcript in a temp dir and opens it.
+func openText(t *testing.T, lines ...string) *File {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "11111111-2222-4333-8444-555555555555.jsonl")
+	require.NoError(t, os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o600))
+	f, err := Open(p)
+	require.NoError(t, err)
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// rec is one user or assistant record; parent "" writes parentUuid null.
+func rec(typ, uuid, parent, ts, text string) string {
+	par := "null"
+	if parent != "" {
+		par = fmt.Sprintf("%q", parent)
+	}
+	content := fmt.Sprintf("%q", text)
+	if typ == TypeAssistant {
+		content = fmt.Sprintf(`[{"type":"text","text":%q}]`, text)
+	}
+	return fmt.Sprintf(`{"parentUuid":%s,"isSidechain":false,"type":%q,"uuid":%q,"timestamp":%q,"sessionId":"11111111-2222-4333-8444-555555555555","message":{"role":%q,"content":%s}}`,
+		par, typ, uuid, ts, typ, content)
+}
+
+// Issue 15.6: a file where every record is a root resumes one message; check
+// must warn (not only inform), and still exit 0 without --strict (warnings
+// never set exit 3 on their own).
+func TestMostOffPathWarnsOnRoots(t *testing.T) {
+	f := openText(t,
+		rec(TypeUser, "u1", "", "2025-01-01T10:00:00Z", "first"),
+		rec(TypeAssistant, "a1", "", "2025-01-01T10:00:01Z", "one"),
+		rec(TypeUser, "u2", "", "2025-01-01T10:00:02Z", "second"),
+	)
+	assert.Contains(t, codes(f.Problems()), ProbMostOffPath)
+	assert.Equal(t, problem.Warning, Severity(ProbMostOffPath))
+}
+
+// Records before a compact boundary are off the resumed path by design: a
+// healthy compacted session gets no most-records-off-path (the shape has 4
+// of its 7 user/assistant records before the boundary).
+func TestMostOffPathIgnoresCompactedHistory(t *testing.T) {
+	f := open(t, "compact.jsonl")
+	p, err := f.Walk("", false)
+	require.NoError(t, err)
+	off, conv := f.offPath(p, false)
+	require.True(t, off*2 > conv, "the shape must have most records before the boundary")
+	assert.NotContains(t, codes(f.Problems()), ProbMostOffPath)
+	// a real branch after the boundary still counts
+	g := openText(t,
+		rec(TypeUser, "u1", "", "2025-01-01T10:00:00Z", "old"),
+		rec(TypeAssistant, "a1", "u1", "2025-01-01T10:00:01Z", "old answer"),
+		`{"parentUuid":null,"logicalParentUuid":"a1","isSidechain":false,"type":"system","subtype":"compact_boundary","uuid":"b1","timestamp":"2025-01-01T10:00:02Z","sessionId":"11111111-2222-4333-8444-555555555555","content":"Conversation compacted","compactMetadata":{"trigger":"auto","preTokens":1000}}`,
+		rec(TypeUser, "s1", "b1", "2025-01-01T10:00:03Z", "summary"),
+		rec(TypeUser, "x1", "", "2025-01-01T10:00:04Z", "lost 1"),
+		rec(TypeUser, "x2", "", "2025-01-01T10:00:05Z", "lost 2"),
+		rec(TypeUser, "x3", "", "2025-01-01T10:00:06Z", "lost 3"),
+		rec(TypeAssistant, "a2", "s1", "2025-01-01T10:00:07Z", "answer"),
+	)
+	assert.Contains(t, codes(g.Problems()), ProbMostOffPath)
+}
+
+// A compaction subagent's first records each hang on a record of the parent
+// session (how Claude Code writes them): they are not lost history.
+func TestMostOffPathIgnoresCompactionSubagentCopy(t *testing.T) {
+	dir := t.TempDir()
+	sid := "11111111-2222-4333-8444-555555555555"
+	parent := []string{
+		rec(TypeUser, "p1", "", "2025-01-01T10:00:00Z", "one"),
+		rec(TypeAssistant, "p2", "p1", "2025-01-01T10:00:01Z", "two"),
+		rec(TypeUser, "p3", "p2", "2025-01-01T10:00:02Z", "three"),
+		rec(TypeAssistant, "p4", "p3", "2025-01-01T10:00:03Z", "four"),
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, sid+".jsonl"), []byte(strings.Join(parent, "\n")+"\n"), 0o600))
+	sub := filepath.Join(dir, sid, "subagents")
+	require.NoError(t, os.MkdirAll(sub, 0o700))
+	side := func(s string) string { return strings.Replace(s, `"isSidechain":false`, `"isSidechain":true`, 1) }
+	lines := []string{
+		side(rec(TypeUser, "c1", "p1", "2025-01-01T10:01:00Z", "copy one")),
+		side(rec(TypeUser, "c2", "p2", "2025-01-01T10:01:01Z", "copy two")),
+		side(rec(TypeUser, "c3", "p3", "2025-01-01T10:01:02Z", "copy three")),
+		side(rec(TypeUser, "c4", "p4", "2025-01-01T10:01:03Z", "summarise")),
+		side(rec(TypeAssistant, "c5", "c4", "2025-01-01T10:01:04Z", "summary")),
+	}
+	p := filepath.Join(sub, "agent-acompact-abc123.jsonl")
+	require.NoError(t, os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o600))
+	f, err := Open(p)
+	require.NoError(t, err)
+	defer f.Close()
+	require.Equal(t, filepath.Join(dir, sid+".jsonl"), f.ParentSession)
+	assert.Empty(t, codes(f.Problems()))
+}
