@@ -394,6 +394,41 @@ func TestKilledBeforeJournalHeaderDropped(t *testing.T) {
 	require.Equal(t, []string{jp}, journals(t, p))
 }
 
+// TestJournalOfReusedPIDFinished: a journal named with the pid of a live
+// process that started after the journal was written (its writer died and
+// the pid was reused, e.g. after a reboot) is finished by the next repair;
+// one whose live process may be its writer is left alone. Linux only
+// (process start times).
+func TestJournalOfReusedPIDFinished(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("process start times are read on Linux only")
+	}
+	other := exec.Command("sleep", "60")
+	require.NoError(t, other.Start())
+	t.Cleanup(func() { other.Process.Kill(); other.Wait() })
+	for _, c := range []struct {
+		age  time.Duration // journal mtime relative to now
+		left bool
+	}{{-time.Hour, false}, {time.Hour, true}} {
+		orig := genDamaged(rand.New(rand.NewSource(12)), 50, 20)
+		p := filepath.Join(t.TempDir(), "s.jsonl")
+		require.NoError(t, os.WriteFile(p, orig, 0o600))
+		jp := journalPrefix(SidecarPath(p)) + fmt.Sprint(other.Process.Pid) + "-0123456789abcdef.journal"
+		require.NoError(t, os.WriteFile(jp, []byte(`{"sessctl":"sidecar-journal","id":"0123456789abcdef","session":"x","dev":1,"ino":1}`+"\n"), 0o600))
+		mt := time.Now().Add(c.age)
+		require.NoError(t, os.Chtimes(jp, mt, mt))
+		require.Equal(t, !c.left, slices.Contains(PendingJournals(p), jp), "age %v", c.age)
+		_, err := Pi(p, Options{})
+		require.NoError(t, err)
+		if c.left {
+			require.Equal(t, []string{jp}, journals(t, p), "a journal its live writer may still be writing was touched")
+		} else {
+			require.Empty(t, journals(t, p), "the journal of a reused pid was left")
+		}
+		requireExactlyOnce(t, orig, p, fmt.Sprintf("age %v", c.age))
+	}
+}
+
 // TestDiskFullLeavesNoSidecar (issue 11.2): the session's temp cannot be
 // written (file size limit, as on a full disk): no sidecar record is left
 // for lines that are still in the session.

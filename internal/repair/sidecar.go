@@ -361,7 +361,7 @@ func recoverSidecar(path string, opts Options) error {
 		}
 		// Our own pid: left by an earlier, interrupted call in this
 		// process (a repair does not run twice at once on one file).
-		if pid != os.Getpid() && agentlock.PIDAlive(pid) {
+		if writerLive(e, pid) {
 			continue
 		}
 		if sess == nil {
@@ -430,10 +430,25 @@ func PendingJournals(path string) []string {
 			continue
 		}
 		pidStr, _, _ := strings.Cut(strings.TrimPrefix(name, prefix), "-")
-		if pid, err := strconv.Atoi(pidStr); err != nil || pid != os.Getpid() && agentlock.PIDAlive(pid) {
+		if pid, err := strconv.Atoi(pidStr); err != nil || writerLive(e, pid) {
 			continue
 		}
 		out = append(out, filepath.Join(filepath.Dir(side), name))
 	}
 	return out
+}
+
+// writerLive says whether the journal e, named with pid, may still
+// be written by a running repair: pid is alive, is not this process, and
+// that process did not start after the journal was last written (if it
+// did, the pid was reused, e.g. after a reboot, and the writer is gone).
+func writerLive(e fs.DirEntry, pid int) bool {
+	if pid == os.Getpid() || !agentlock.PIDAlive(pid) {
+		return false
+	}
+	fi, err := e.Info()
+	if err != nil {
+		return true // gone or unreadable: leave it to a later run
+	}
+	return !safewrite.PIDReused(pid, fi.ModTime())
 }

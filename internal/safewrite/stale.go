@@ -103,6 +103,13 @@ func StaleTemps(dir string) ([]StaleTemp, error) {
 	return out, nil
 }
 
+// PIDReused says whether the live process pid started after a file that
+// process pid would have written was last modified at mtime (plus a second
+// of clock slack): then it cannot be that file's writer, whose pid was
+// reused (after a reboot, say). Always false for this process's own pid
+// and where start times are unknown (not Linux).
+func PIDReused(pid int, mtime time.Time) bool { return reused(pid, mtime) }
+
 // reused says whether the live process pid started after the temp file
 // was last written (plus a second of clock slack): then it cannot be the
 // writer, whose pid was reused.
