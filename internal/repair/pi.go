@@ -1,9 +1,3 @@
-// Package repair fixes what check finds in session files, safely: nothing
-// that was valid JSON is lost (it stays byte for byte, changes only in the
-// fields a fix names, or moves to a .rejected.jsonl sidecar), every write
-// goes through safewrite (atomic, backup, freshness check, agent locks), and
-// the repaired content is re-read before it is published: if it still has
-// errors, nothing is changed.
 package repair
 
 import (
@@ -11,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,80 +19,6 @@ import (
 	"github.com/sessctl/sessctl/internal/safewrite"
 	"github.com/valyala/fastjson"
 )
-
-// Options tune a repair.
-type Options struct {
-	DryRun         bool
-	NoBackup       bool
-	RebuildHeader  bool // rebuild a missing header from the file name and its folder
-	CloseToolCalls bool // append error results for unanswered tool calls at the leaf
-	// BridgeProgress (Claude Code) re-points every record that hangs on a
-	// legacy progress line at its nearest non-progress ancestor. Check notes
-	// these as information only (the loader bridges them itself), so repair
-	// leaves them alone unless asked.
-	BridgeProgress bool
-	Now            func() time.Time
-	Rand           io.Reader
-}
-
-func (o Options) now() time.Time {
-	if o.Now != nil {
-		return o.Now()
-	}
-	return time.Now()
-}
-
-// Fix is one change repair made (or would make).
-type Fix struct {
-	Line   int    `json:"line"` // original line number; 0 for appended lines
-	Code   string `json:"code"` // the problem it fixes
-	Action string `json:"action"`
-	ID     string `json:"id,omitempty"`
-	Detail string `json:"detail"`
-}
-
-// Result reports a repair.
-type Result struct {
-	Path      string            `json:"path"`
-	Format    string            `json:"format"`
-	DryRun    bool              `json:"dryRun"`
-	Changed   bool              `json:"changed"`
-	Fixes     []Fix             `json:"fixes"`
-	Rejected  int               `json:"rejectedLines"`
-	Sidecar   string            `json:"sidecar,omitempty"`
-	Backup    string            `json:"backup,omitempty"`
-	Remaining []problem.Problem `json:"remaining"`
-}
-
-// ErrNeedsHeaderRebuild is returned when the file has no valid header and
-// --rebuild-header was not given.
-var ErrNeedsHeaderRebuild = errors.New("the file has no valid session header")
-
-// vline is one line of the repaired file.
-type vline struct {
-	orig   int   // original line number (1-based); 0 for new lines
-	off    int64 // original offset and length (with newline) of the line
-	n      int64
-	bytes  []byte // replacement bytes (nil: the original line unchanged)
-	edits  map[string]string
-	obj    bool
-	typ    string
-	id     string
-	hasID  bool
-	parent string
-	refs   map[string]string // other id references: targetId, firstKeptEntryId, fromId
-	header bool
-	crlf   bool
-	// Claude Code lines only
-	side bool  // isSidechain
-	ts   int64 // timestamp in unix ms (noTS when absent or invalid)
-}
-
-type rejectRec struct {
-	line   int
-	reason string
-	raw    []byte
-}
 
 // Pi repairs a pi-family (pi, oh-my-pi, xcsh, OpenClaw) session file.
 func Pi(path string, opts Options) (*Result, error) {
@@ -410,72 +329,6 @@ func (p *planner) reject(line int, code string, raw []byte) {
 	if code == problem.NULRun || code == problem.TornTail || code == problem.MalformedLine || code == problem.NonObject {
 		p.fix(Fix{Line: line, Code: code, Action: "rejected", Detail: fmt.Sprintf("moved %d bytes to the .rejected.jsonl sidecar", len(raw))})
 	}
-}
-
-func trimBOM(rec *jsonl.Record) []byte {
-	if rec.BOM {
-		return append([]byte(nil), rec.Body()...)
-	}
-	return nil
-}
-
-func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
-
-// splitGlued splits `{…}{…}` lines (an append that lost its newline) at
-// top-level value boundaries, when every part is a valid object.
-func splitGlued(fp *fastjson.Parser, b []byte) [][]byte {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	var parts [][]byte
-	var prev int64
-	for {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil
-		}
-		end := dec.InputOffset()
-		part := bytes.TrimSpace(b[prev:end])
-		prev = end
-		val, err := fp.ParseBytes(part)
-		if err != nil || val.Type() != fastjson.TypeObject {
-			return nil
-		}
-		parts = append(parts, append([]byte(nil), part...))
-	}
-	if len(parts) < 2 {
-		return nil
-	}
-	return parts
-}
-
-// salvageTail finds a torn fragment followed by a complete entry on the same
-// line (a crash mid-write, then the next append): it returns the fragment and
-// the complete entry.
-func salvageTailWith(fp *fastjson.Parser, b []byte, re *regexp.Regexp, isEntry func(*fastjson.Value) bool) (head, tail []byte) {
-	idx := re.FindAllIndex(b, -1)
-	for k := len(idx) - 1; k >= 0; k-- {
-		at := idx[k][0]
-		if at == 0 {
-			break
-		}
-		val, err := fp.ParseBytes(b[at:])
-		if err == nil && isEntry(val) {
-			return append([]byte(nil), b[:at]...), append([]byte(nil), b[at:]...)
-		}
-	}
-	return nil, nil
-}
-
-// isEntryShape says whether a parsed value looks like a whole session entry
-// (string type and id and a parentId member), not like a content block or
-// tool call cut out of one: a torn line can end right after such a block.
-func isEntryShape(v *fastjson.Value) bool {
-	if v == nil || v.Type() != fastjson.TypeObject {
-		return false
-	}
-	t, id := jsonl.Get(v, "type"), jsonl.Get(v, "id")
-	return t != nil && t.Type() == fastjson.TypeString && id != nil && id.Type() == fastjson.TypeString && jsonl.Get(v, "parentId") != nil
 }
 
 // fields extracts what repair needs from a parsed line.
