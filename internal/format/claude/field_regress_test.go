@@ -105,3 +105,29 @@ func TestMostOffPathIgnoresCompactionSubagentCopy(t *testing.T) {
 	require.Equal(t, filepath.Join(dir, sid+".jsonl"), f.ParentSession)
 	assert.Empty(t, codes(f.Problems()))
 }
+
+// The file's last record names itself as parent and has no usable
+// timestamp (so the 5 s repair cannot help): the last-prompt climb finds no
+// user/assistant record. Claude Code 2.1.330, run offline on exactly this
+// file (the parity harness's fake API), sent lines 1-4: the newest leaf
+// candidate's branch, not the later-written older branch (lines 5-6).
+// Before the fallback show failed with "has no transcript messages".
+func TestLastPromptTipsFallback(t *testing.T) {
+	u := func(n int) string { return fmt.Sprintf("1000000%d-0000-4000-8000-00001000000%d", n, n) }
+	f := openText(t,
+		rec(TypeUser, u(1), "", "2025-01-01T10:00:00.000Z", "q1"),
+		rec(TypeAssistant, u(2), u(1), "2025-01-01T10:00:01.000Z", "a1"),
+		rec(TypeUser, u(3), u(2), "2025-01-01T10:00:10.000Z", "newer branch q"),
+		rec(TypeAssistant, u(4), u(3), "2025-01-01T10:00:11.000Z", "newer branch a"),
+		rec(TypeUser, u(5), u(2), "2025-01-01T10:00:02.000Z", "later-written q"),
+		rec(TypeAssistant, u(6), u(5), "2025-01-01T10:00:03.000Z", "later-written a"),
+		`{"parentUuid":"trimmed","isSidechain":false,"type":"attachment","uuid":"trimmed","timestamp":"trimmed","sessionId":"11111111-2222-4333-8444-555555555555","attachment":{"type":"silent_turn_reminder","text":"trimmed"}}`,
+	)
+	leaf, err := f.Leaf(LeafLastPrompt)
+	require.NoError(t, err)
+	assert.Equal(t, u(4), leaf)
+	assert.Equal(t, "tips", f.LeafModes().Source)
+	p, err := f.Walk("", false)
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 2, 3, 4}, p.Lines(f))
+}

@@ -19,7 +19,8 @@ const (
 	// it and the newest record by timestamp wins; a recorded leaf that is a
 	// proper ancestor of the file-order-last record gives way to it; a leaf
 	// absent from the file falls back to the file-order-last record), then
-	// climbed to the nearest user/assistant record.
+	// climbed to the nearest user/assistant record; when that climb finds
+	// none, the picker's newest leaf candidate.
 	LeafLastPrompt LeafMode = "last-prompt"
 	// LeafPicker: the /resume picker: the latest-timestamp user/assistant
 	// tip (records nothing points at, climbed to user/assistant).
@@ -51,7 +52,9 @@ type LeafChoice struct {
 	Modes map[LeafMode]string `json:"modes"`
 	// Source says how the last-prompt mode resolved: "last-prompt",
 	// "explicit", "cleared", "leaf-absent", "advanced" (recorded leaf was an
-	// ancestor of the file-order tail) or "tail" (no last-prompt leaf).
+	// ancestor of the file-order tail), "tail" (no last-prompt leaf) or
+	// "tips" (none of these climbs to a user/assistant record: the newest
+	// leaf candidate, as the picker picks).
 	Source string `json:"lastPromptSource"`
 	// Disagree is true when the modes lead to different conversations
 	// (different user/assistant leaves).
@@ -330,7 +333,21 @@ func (f *File) leafNode(m LeafMode) (int32, string) {
 	case LeafFileOrder:
 		return f.climb(f.tail(side)), ""
 	}
-	// last-prompt
+	nd, src := f.lastPromptNode(side)
+	if nd < 0 && src != "cleared-empty" {
+		// the recorded leaf and the file's last record climb to no
+		// user/assistant record (e.g. the last record names itself and has
+		// no timestamp for the 5 s repair): Claude Code 2.1.330 resumes the
+		// newest leaf candidate, as the picker does
+		if t := f.newest(side, true, f.tips(side)); t >= 0 {
+			return t, "tips"
+		}
+	}
+	return nd, src
+}
+
+// lastPromptNode is the last-prompt leaf rule before the tips fallback.
+func (f *File) lastPromptNode(side bool) (int32, string) {
 	rec := f.recorded
 	tail := f.tail(side)
 	if rec.cleared {
