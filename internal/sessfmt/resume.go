@@ -1,9 +1,6 @@
 package sessfmt
 
-import (
-	"path/filepath"
-	"strings"
-)
+import "strings"
 
 // ResumeCommand is how to resume a session in the agent that wrote it: the
 // program and its arguments, run in Dir.
@@ -33,69 +30,53 @@ func (c ResumeCommand) String() string {
 	return b.String()
 }
 
-// ResumeInfo is what ResumeFor needs to know about a session.
+// ResumeInfo is what a Resumer needs to know about a session.
 type ResumeInfo struct {
 	Agent string
 	ID    string
 	// Path is the session file (or "<store>#<id>").
 	Path string
 	Cwd  string
-	// Keys are the session keys an OpenClaw index gives the session.
+	// Keys are the session keys an OpenClaw index gives the session; nil
+	// when the caller has not looked them up (the OpenClaw format then
+	// looks them up itself), empty when there are none.
 	Keys []string
 }
 
-// ResumeFor is the command that resumes a session in its agent, and false
-// when the agent has no command for it (Agent Core is a library; an
-// OpenClaw transcript that no session key names; a Claude Code subagent
-// transcript, which is resumed through its main session):
-//
-//   - claude:   cd <cwd> && claude --resume <id> (Claude Code looks the id
-//     up in the project folder of the current directory)
-//   - pi, omp, xcsh: cd <cwd> && <pi|omp|xcsh> --session <path> (a path,
-//     so no id prefix can match another session; from the cwd, so pi does
-//     not offer to fork it into another project)
-//   - opencode: cd <cwd> && opencode --session <id>
-//   - openclaw: openclaw tui --session <key> (sessions are keyed, not
-//     found by id or path; of several keys, the agent's main key
-//     agent:<id>:main, else the first)
-func ResumeFor(in ResumeInfo) (ResumeCommand, bool) {
-	c := ResumeCommand{Dir: in.Cwd}
-	switch in.Agent {
-	case "claude":
-		if in.ID == "" || strings.HasPrefix(in.ID, "agent-") {
-			return ResumeCommand{}, false
-		}
-		c.Argv = []string{"claude", "--resume", in.ID}
-	case "pi", "omp", "xcsh":
-		if in.Path == "" || strings.Contains(in.Path, "#") {
-			return ResumeCommand{}, false
-		}
-		p := in.Path
-		if a, err := filepath.Abs(p); err == nil {
-			p = a // the command runs in another folder
-		}
-		c.Argv = []string{in.Agent, "--session", p}
-	case "opencode":
-		if in.ID == "" {
-			return ResumeCommand{}, false
-		}
-		c.Argv = []string{"opencode", "--session", in.ID}
-	case "openclaw":
-		if len(in.Keys) == 0 {
-			return ResumeCommand{}, false
-		}
-		key := in.Keys[0]
-		for _, k := range in.Keys { // several keys: the agent's main one
-			if strings.HasPrefix(k, "agent:") && strings.HasSuffix(k, ":main") && strings.Count(k, ":") == 2 {
-				key = k
-			}
-		}
-		c.Dir = ""
-		c.Argv = []string{"openclaw", "tui", "--session", key}
-	default:
+// Resumer is a Format that knows the command resuming its agents'
+// sessions in the agent that wrote them (sessctl resume, list --json's
+// resume, show's header). It is asked through Registry.ResumeFor.
+type Resumer interface {
+	// ResumeAgents are the agents (Meta.Agent) whose sessions it resumes.
+	// An agent is named by one format only.
+	ResumeAgents() []string
+	// ResumeCommand is the command that resumes the session in, and false
+	// when the agent has no command for it.
+	ResumeCommand(in ResumeInfo) (ResumeCommand, bool)
+}
+
+// ResumeFor is the command that resumes a session in its agent, asked of
+// the registered format whose Resumer names in.Agent; false when none
+// does (Agent Core is a library with no command) or that format has no
+// command for the session (a Claude Code subagent transcript, resumed
+// through its main session; an OpenClaw transcript that no session key
+// names). A nil registry has no command for any session.
+func (r *Registry) ResumeFor(in ResumeInfo) (ResumeCommand, bool) {
+	if r == nil {
 		return ResumeCommand{}, false
 	}
-	return c, true
+	for _, f := range r.formats {
+		rs, ok := f.(Resumer)
+		if !ok {
+			continue
+		}
+		for _, a := range rs.ResumeAgents() {
+			if a == in.Agent {
+				return rs.ResumeCommand(in)
+			}
+		}
+	}
+	return ResumeCommand{}, false
 }
 
 // ShellQuote quotes s for a POSIX shell: as it is when it holds only

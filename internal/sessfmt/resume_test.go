@@ -1,4 +1,4 @@
-package sessfmt
+package sessfmt_test
 
 import (
 	"os"
@@ -6,42 +6,76 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sessctl/sessctl/internal/sessfmt"
+	"github.com/sessctl/sessctl/internal/sessfmt/formats"
 )
 
+// TestResumeFor asks the registry of every format, as the commands do.
 func TestResumeFor(t *testing.T) {
+	r := formats.New(func(string) string { return "" })
 	cases := []struct {
-		in   ResumeInfo
+		in   sessfmt.ResumeInfo
 		want string
 	}{
-		{ResumeInfo{Agent: "claude", ID: "aaaa-1", Cwd: "/w/p"}, "cd /w/p && claude --resume aaaa-1"},
-		{ResumeInfo{Agent: "pi", Path: "/s/x.jsonl", Cwd: "/w/my proj"}, "cd '/w/my proj' && pi --session /s/x.jsonl"},
-		{ResumeInfo{Agent: "omp", Path: "/s/x.jsonl", Cwd: "/w"}, "cd /w && omp --session /s/x.jsonl"},
-		{ResumeInfo{Agent: "xcsh", Path: "/s/x.jsonl"}, "xcsh --session /s/x.jsonl"},
-		{ResumeInfo{Agent: "opencode", ID: "ses_1", Path: "/d/opencode.db#ses_1", Cwd: "/w"}, "cd /w && opencode --session ses_1"},
-		{ResumeInfo{Agent: "openclaw", Keys: []string{"agent:main:main"}, Cwd: "/w"}, "openclaw tui --session agent:main:main"},
-		{ResumeInfo{Agent: "openclaw", Keys: []string{"agent:main:direct:bob", "agent:main:main"}}, "openclaw tui --session agent:main:main"},
-		{ResumeInfo{Agent: "openclaw", Keys: []string{"agent:x:telegram:group:-1:topic:4"}}, "openclaw tui --session agent:x:telegram:group:-1:topic:4"},
+		{sessfmt.ResumeInfo{Agent: "claude", ID: "aaaa-1", Cwd: "/w/p"}, "cd /w/p && claude --resume aaaa-1"},
+		{sessfmt.ResumeInfo{Agent: "pi", Path: "/s/x.jsonl", Cwd: "/w/my proj"}, "cd '/w/my proj' && pi --session /s/x.jsonl"},
+		{sessfmt.ResumeInfo{Agent: "omp", Path: "/s/x.jsonl", Cwd: "/w"}, "cd /w && omp --session /s/x.jsonl"},
+		{sessfmt.ResumeInfo{Agent: "xcsh", Path: "/s/x.jsonl"}, "xcsh --session /s/x.jsonl"},
+		{sessfmt.ResumeInfo{Agent: "opencode", ID: "ses_1", Path: "/d/opencode.db#ses_1", Cwd: "/w"}, "cd /w && opencode --session ses_1"},
+		{sessfmt.ResumeInfo{Agent: "openclaw", Keys: []string{"agent:main:main"}, Cwd: "/w"}, "openclaw tui --session agent:main:main"},
+		{sessfmt.ResumeInfo{Agent: "openclaw", Keys: []string{"agent:main:direct:bob", "agent:main:main"}}, "openclaw tui --session agent:main:main"},
+		{sessfmt.ResumeInfo{Agent: "openclaw", Keys: []string{"agent:x:telegram:group:-1:topic:4"}}, "openclaw tui --session agent:x:telegram:group:-1:topic:4"},
 	}
 	for _, c := range cases {
-		got, ok := ResumeFor(c.in)
+		got, ok := r.ResumeFor(c.in)
 		if !ok || got.String() != c.want {
 			t.Errorf("%+v: %q %v, want %q", c.in, got.String(), ok, c.want)
 		}
 	}
-	for _, in := range []ResumeInfo{
+	for _, in := range []sessfmt.ResumeInfo{
 		{Agent: "agentcore", Path: "/x.jsonl"},
 		{Agent: "openclaw", Path: "/x.jsonl"},
+		{Agent: "openclaw", Path: "/x.jsonl", Keys: []string{}},
 		{Agent: "claude", ID: "agent-a1"},
 		{Agent: "pi", Path: "/d/openclaw-agent.sqlite#k"},
+		{Agent: "", Path: "/x.jsonl"},
 	} {
-		if c, ok := ResumeFor(in); ok {
+		if c, ok := r.ResumeFor(in); ok {
 			t.Errorf("%+v: %q, want none", in, c.String())
 		}
 	}
 	// a relative path is made absolute: the command runs in another folder
-	c, _ := ResumeFor(ResumeInfo{Agent: "pi", Path: "x.jsonl", Cwd: "/w"})
+	c, _ := r.ResumeFor(sessfmt.ResumeInfo{Agent: "pi", Path: "x.jsonl", Cwd: "/w"})
 	if !filepath.IsAbs(c.Argv[2]) {
 		t.Errorf("relative path kept: %v", c.Argv)
+	}
+	var none *sessfmt.Registry
+	if _, ok := none.ResumeFor(sessfmt.ResumeInfo{Agent: "pi", Path: "/x.jsonl"}); ok {
+		t.Error("a nil registry resumed a session")
+	}
+}
+
+// TestResumeAgentsOwnedOnce: every agent is resumed by one format only, so
+// the order of the registry never decides it.
+func TestResumeAgentsOwnedOnce(t *testing.T) {
+	owner := map[string]string{}
+	for _, f := range formats.All(nil) {
+		rs, ok := f.(sessfmt.Resumer)
+		if !ok {
+			continue
+		}
+		for _, a := range rs.ResumeAgents() {
+			if o, dup := owner[a]; dup {
+				t.Errorf("agent %s resumed by %s and %s", a, o, f.Name())
+			}
+			owner[a] = f.Name()
+		}
+	}
+	for _, a := range []string{"pi", "omp", "xcsh", "claude", "opencode", "openclaw"} {
+		if owner[a] == "" {
+			t.Errorf("no format resumes %s", a)
+		}
 	}
 }
 
@@ -56,7 +90,7 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 	line.WriteString("printf '%s\\0'")
 	for _, w := range words {
 		line.WriteByte(' ')
-		line.WriteString(ShellQuote(w))
+		line.WriteString(sessfmt.ShellQuote(w))
 	}
 	cmd := exec.Command(sh, "-c", line.String())
 	cmd.Env = append(os.Environ(), "HOME=/nowhere")
@@ -70,7 +104,7 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 	}
 	for i := range words {
 		if got[i] != words[i] {
-			t.Errorf("word %d: sh read %q, want %q (quoted %s)", i, got[i], words[i], ShellQuote(words[i]))
+			t.Errorf("word %d: sh read %q, want %q (quoted %s)", i, got[i], words[i], sessfmt.ShellQuote(words[i]))
 		}
 	}
 }

@@ -144,7 +144,7 @@ func Run(opts *Options) error {
 	case opts.JSON:
 		rows := make([]jsonRow, 0, len(sessions))
 		for _, s := range sessions {
-			rows = append(rows, jsonRow{s, resumeOf(s)})
+			rows = append(rows, jsonRow{s, resumeOf(f.Registry, s)})
 		}
 		return render.JSON(opts.IO.Out, rows, opts.IO.IsStdoutTTY())
 	case opts.IO.IsStdoutTTY():
@@ -406,7 +406,7 @@ type jsonRow struct {
 	Resume *string `json:"resume"`
 }
 
-func resumeOf(s *discover.Session) *string {
+func resumeOf(r *sessfmt.Registry, s *discover.Session) *string {
 	info := sessfmt.ResumeInfo{Agent: s.Agent, ID: s.ID, Path: s.Path, Cwd: s.Cwd}
 	if s.OpenClaw != nil {
 		info.Keys = s.OpenClaw.Keys
@@ -414,7 +414,7 @@ func resumeOf(s *discover.Session) *string {
 	if s.SubagentOf != "" || s.Sidechain {
 		return nil
 	}
-	c, ok := sessfmt.ResumeFor(info)
+	c, ok := r.ResumeFor(info)
 	if !ok {
 		return nil
 	}

@@ -8,12 +8,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"syscall"
 
 	"github.com/sessctl/sessctl/internal/cmdutil"
-	"github.com/sessctl/sessctl/internal/discover"
 	"github.com/sessctl/sessctl/internal/iostreams"
 	"github.com/sessctl/sessctl/internal/render"
 	"github.com/sessctl/sessctl/internal/sessfmt"
@@ -97,10 +94,8 @@ func Run(opts *Options) error {
 	if m.SubagentOf != "" {
 		return fmt.Errorf("%s: a subagent transcript is resumed through its main session (%s)", render.EscapeLine(ref.String()), render.EscapeLine(m.SubagentOf))
 	}
-	if info.Agent == "openclaw" {
-		info.Keys = openClawKeys(f, ref)
-	}
-	c, ok := sessfmt.ResumeFor(info)
+	c, ok := f.Registry.ResumeFor(info) // Keys nil: the OpenClaw format looks them up
+
 	if !ok {
 		return fmt.Errorf("%s: no command resumes this session in %s", render.EscapeLine(ref.String()), info.Agent)
 	}
@@ -135,28 +130,6 @@ func Run(opts *Options) error {
 	}
 	_, err = fmt.Fprintln(opts.IO.Out, line)
 	return err
-}
-
-// openClawKeys are the session keys OpenClaw's index gives the session.
-func openClawKeys(f *cmdutil.Factory, ref sessfmt.Ref) []string {
-	sopts, err := f.DiscoverOptions(nil, false)
-	if err != nil {
-		return nil
-	}
-	sopts.Agents = []string{"openclaw"}
-	res := discover.Scan(sopts)
-	stored, _ := discover.ListStores(sopts)
-	want := ref.String()
-	abs, _ := filepath.Abs(ref.Path)
-	for _, s := range append(res.Sessions, stored...) {
-		if s.OpenClaw == nil || len(s.OpenClaw.Keys) == 0 {
-			continue
-		}
-		if s.Path == want || s.Path == abs || ref.ID != "" && strings.HasSuffix(s.Path, "#"+ref.ID) {
-			return s.OpenClaw.Keys
-		}
-	}
-	return nil
 }
 
 // execIn replaces the process with argv[0] (looked up in PATH) run in dir.

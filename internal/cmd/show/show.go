@@ -189,7 +189,7 @@ func Run(opts *Options) error {
 		o.ShortIDLen = sh.ShortIDLen()
 	}
 	out := bufio.NewWriterSize(opts.IO.Out, 1<<16)
-	if err := c.Transcript(copts, &sink{w: out, o: o, resume: resumeLine(s)}); err != nil {
+	if err := c.Transcript(copts, &sink{w: out, o: o, resume: resumeLine(f.Registry, s)}); err != nil {
 		return cmdutil.UsageIf(err)
 	}
 	return out.Flush()
@@ -214,7 +214,7 @@ func (k *sink) Header(lines []string) error {
 
 // resumeLine is the shell line that resumes s in its agent (see sessctl
 // resume), "" when there is none.
-func resumeLine(s sessfmt.Session) string {
+func resumeLine(r *sessfmt.Registry, s sessfmt.Session) string {
 	m, ref := s.Meta(), s.Ref()
 	if m.SubagentOf != "" {
 		return ""
@@ -223,7 +223,9 @@ func resumeLine(s sessfmt.Session) string {
 	if agent == "" {
 		agent = ref.Agent
 	}
-	c, ok := sessfmt.ResumeFor(sessfmt.ResumeInfo{Agent: agent, ID: m.ID, Path: ref.String(), Cwd: m.Cwd})
+	// Keys empty, not nil: show does not look up OpenClaw's session keys
+	// (sessctl resume does), so an OpenClaw session has no line here.
+	c, ok := r.ResumeFor(sessfmt.ResumeInfo{Agent: agent, ID: m.ID, Path: ref.String(), Cwd: m.Cwd, Keys: []string{}})
 	if !ok {
 		return ""
 	}
