@@ -131,3 +131,43 @@ func TestLastPromptTipsFallback(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 2, 3, 4}, p.Lines(f))
 }
+
+// parallelInterrupt is the marot/spotter short.jsonl shape: two parallel
+// tool calls (one message.id), their results, then the interrupt marker on
+// the second result with the first result's timestamp, then a /model
+// command. The picker's tie-break picks the first result, the other modes
+// the marker; the loader's parallel tool result recovery gives both the
+// same records. last is the text of the record after the results.
+func parallelInterrupt(last string) []string {
+	const sid = "11111111-2222-4333-8444-555555555555"
+	asst := func(uuid, parent, ts, id string) string {
+		return fmt.Sprintf(`{"parentUuid":%q,"isSidechain":false,"type":"assistant","uuid":%q,"timestamp":%q,"sessionId":%q,"message":{"id":"msg_par","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"tool_use","id":%q,"name":"Bash","input":{"command":"ls"}}]}}`, parent, uuid, ts, sid, id)
+	}
+	result := func(uuid, parent, ts, id string) string {
+		return fmt.Sprintf(`{"parentUuid":%q,"isSidechain":false,"type":"user","uuid":%q,"timestamp":%q,"sessionId":%q,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":%q,"content":"ok"}]}}`, parent, uuid, ts, sid, id)
+	}
+	return []string{
+		rec(TypeUser, "u1", "", "2026-02-10T21:11:56.846Z", "the server does not start"),
+		asst("t1", "u1", "2026-02-10T21:12:01.117Z", "toolu_1"),
+		asst("t2", "t1", "2026-02-10T21:12:01.669Z", "toolu_2"),
+		result("r1", "t1", "2026-02-10T21:12:02.480Z", "toolu_1"),
+		result("r2", "t2", "2026-02-10T21:12:02.480Z", "toolu_2"),
+		fmt.Sprintf(`{"parentUuid":"r2","isSidechain":false,"type":"user","uuid":"m1","timestamp":"2026-02-10T21:12:02.480Z","sessionId":%q,"message":{"role":"user","content":[{"type":"text","text":%q}]}}`, sid, last),
+		fmt.Sprintf(`{"parentUuid":"m1","isSidechain":false,"type":"system","subtype":"local_command","uuid":"s1","timestamp":"2026-02-10T21:16:12.381Z","sessionId":%q,"content":"<command-name>/model</command-name>"}`, sid),
+	}
+}
+
+// Issue 15 field: leaf modes whose leaves differ but whose conversations
+// hold the same records (interrupt marker aside) do not disagree.
+func TestLeafModesAgreeOnParallelInterruptTie(t *testing.T) {
+	f := openText(t, parallelInterrupt("[Request interrupted by user for tool use]")...)
+	lm := f.LeafModes()
+	require.NotEqual(t, lm.Modes[LeafPicker], lm.Modes[LeafLastPrompt], "the shape must give the modes different leaves")
+	assert.False(t, lm.Disagree, lm.Summary())
+	assert.NotContains(t, codes(f.Problems()), ProbLeafDisagree)
+
+	// a real user message there is content the picker's conversation lacks
+	g := openText(t, parallelInterrupt("stop, run the tests instead")...)
+	assert.True(t, g.LeafModes().Disagree)
+	assert.Contains(t, codes(g.Problems()), ProbLeafDisagree)
+}

@@ -57,7 +57,8 @@ type LeafChoice struct {
 	// leaf candidate, as the picker picks).
 	Source string `json:"lastPromptSource"`
 	// Disagree is true when the modes lead to different conversations
-	// (different user/assistant leaves).
+	// (different user/assistant leaves whose walked paths hold different
+	// user/assistant records, interruption markers aside).
 	Disagree bool `json:"disagree"`
 	// Lost counts, for each mode, the chain members reachable from another
 	// mode's leaf that this mode's conversation does not include.
@@ -418,7 +419,7 @@ func (f *File) LeafModes() LeafChoice {
 	for _, nd := range nodes {
 		conv[f.climb(nd)] = true
 	}
-	if len(conv) > 1 {
+	if len(conv) > 1 && !f.sameConversations(nodes) {
 		c.Disagree = true
 		// one bit per mode on every record of its path
 		mark := make([]uint8, len(f.nFirst))
