@@ -5,7 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/sessctl/sessctl/internal/format/claude"
+	"github.com/sessctl/sessctl/internal/sessfmt"
+	"github.com/sessctl/sessctl/internal/sessfmt/formats"
 )
 
 // Under reports whether p is base or a path below it, comparing whole path
@@ -32,35 +33,6 @@ func Map(p, old, new string) (string, bool) {
 	return filepath.Join(new, strings.TrimPrefix(p, old)), true
 }
 
-// piFolder is pi's per-project folder name: "--" + cwd without its leading
-// separator, with "/", "\" and ":" made "-", + "--".
-func piFolder(cwd string) string {
-	s := strings.TrimLeft(cwd, "/\\")
-	s = strings.NewReplacer("/", "-", "\\", "-", ":", "-").Replace(s)
-	return "--" + s + "--"
-}
-
-// ompFolder is oh-my-pi's (and xcsh's) folder name for a canonical cwd:
-// inside $HOME "-" + the relative path with separators and ":" made "-"
-// (home itself "-"), inside the temp folder "-tmp-<rel>" ("-tmp"),
-// otherwise pi's legacy form.
-func ompFolder(cwd, home, tmp string) string {
-	rep := strings.NewReplacer("/", "-", "\\", "-", ":", "-")
-	if home != "" && Under(cwd, home) {
-		if cwd == home {
-			return "-"
-		}
-		return "-" + rep.Replace(strings.TrimPrefix(cwd, home+"/"))
-	}
-	if tmp != "" && Under(cwd, tmp) {
-		if cwd == tmp {
-			return "-tmp"
-		}
-		return "-tmp-" + rep.Replace(strings.TrimPrefix(cwd, tmp+"/"))
-	}
-	return piFolder(cwd)
-}
-
 // realOr is the symlink-resolved path, or p when it cannot be resolved.
 func realOr(p string) string {
 	if r, err := filepath.EvalSymlinks(p); err == nil {
@@ -70,15 +42,20 @@ func realOr(p string) string {
 }
 
 // folders are the names an agent may have given the project folder of cwd
-// (the first is the one it uses now).
+// (the first is the one it uses now), as the format of the agent gives
+// them (sessfmt.ProjectFolderer); nil for an agent that keeps no project
+// folders (OpenCode, OpenClaw, Agent Core).
 func (p *planner) folders(agent, cwd string) []string {
-	switch agent {
-	case "claude":
-		return []string{claude.ProjectDirName(cwd)}
-	case "pi":
-		return []string{piFolder(cwd)}
-	case "omp", "xcsh":
-		return []string{ompFolder(cwd, p.home, p.tmp), piFolder(cwd)}
+	fs := p.formats
+	if fs == nil {
+		fs = formats.All(nil)
+	}
+	for _, f := range fs {
+		if pf, ok := f.(sessfmt.ProjectFolderer); ok {
+			if names := pf.ProjectFolders(agent, cwd, p.home, p.tmp); names != nil {
+				return names
+			}
+		}
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/sessctl/sessctl/internal/discover"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
 // Step actions.
@@ -84,6 +85,9 @@ type Input struct {
 	// are emptied and removed even when no session is left in them (a
 	// run killed after the last session moved).
 	Roots []discover.Root
+	// Formats name the agents' project folders (sessfmt.ProjectFolderer);
+	// nil is every format (formats.All).
+	Formats []sessfmt.Format
 }
 
 type planner struct {
@@ -93,6 +97,7 @@ type planner struct {
 	moved       map[string]string // planned folder/file moves, old → new
 	folderMap   map[string]string // old project folder → new one
 	folderAgent map[string]string
+	formats     []sessfmt.Format
 }
 
 // Clean makes a project path absolute and clean (symlinks are not resolved:
@@ -117,7 +122,7 @@ func Make(in Input) (*Plan, error) {
 		return nil, fmt.Errorf("%s and %s are inside one another; relocate moves a project to a folder outside the old one", in.Old, in.New)
 	}
 	p := &planner{in: in, plan: &Plan{Old: in.Old, New: in.New, Steps: []Step{}, Reports: []Report{}},
-		moved: map[string]string{}, folderMap: map[string]string{}, folderAgent: map[string]string{}, tmp: tempDir()}
+		moved: map[string]string{}, folderMap: map[string]string{}, folderAgent: map[string]string{}, tmp: tempDir(), formats: in.Formats}
 	if h := in.Env.Home(); h != "" {
 		p.home = realOr(filepath.Clean(h))
 	}

@@ -115,7 +115,11 @@ func Run(opts *Options) error {
 			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s\n", render.EscapeLine(w.Error()))
 		}
 	}
-	plan, err := relocate.Make(relocate.Input{Old: opts.Old, New: opts.New, Sessions: res.Sessions, Env: sopts.Env, Roots: res.Roots})
+	in := relocate.Input{Old: opts.Old, New: opts.New, Sessions: res.Sessions, Env: sopts.Env, Roots: res.Roots}
+	if f.Registry != nil {
+		in.Formats = f.Registry.Formats() // the formats name their project folders
+	}
+	plan, err := relocate.Make(in)
 	if err != nil {
 		return cmdutil.FlagErrorf("%v", err)
 	}
