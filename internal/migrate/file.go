@@ -24,9 +24,9 @@ type FileResult struct {
 	Write   *safewrite.Result `json:"write,omitempty"` // nil when nothing needed writing
 }
 
-// eachLine calls fn for every line of the first size bytes of path (lines
+// EachLine calls fn for every line of the first size bytes of path (lines
 // keep their "\n"; no length limit).
-func eachLine(path string, size int64, fn func([]byte) error) error {
+func EachLine(path string, size int64, fn func([]byte) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -62,7 +62,7 @@ func File(path string, opts FileOptions) (*FileResult, error) {
 	}
 	res := &FileResult{Path: snap.Path}
 	m := New(opts.Migrate)
-	if err := eachLine(snap.Path, snap.Size, m.Observe); err != nil {
+	if err := EachLine(snap.Path, snap.Size, m.Observe); err != nil {
 		return nil, err
 	}
 	sum, err := m.Plan()
@@ -79,7 +79,7 @@ func File(path string, opts FileOptions) (*FileResult, error) {
 	if err != nil {
 		return res, err
 	}
-	err = eachLine(snap.Path, snap.Size, func(line []byte) error {
+	err = EachLine(snap.Path, snap.Size, func(line []byte) error {
 		out, err := m.Line(line)
 		if err != nil {
 			return err

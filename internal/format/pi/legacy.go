@@ -1,13 +1,10 @@
 package pi
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
@@ -83,7 +80,7 @@ func (f *File) applyLegacy() error {
 		return nil
 	}
 	m := migrate.New(migrate.Options{NewID: legacyIDs(f.Header.ID)})
-	if err := eachRawLine(f.Path, f.Size, m.Observe); err != nil {
+	if err := migrate.EachLine(f.Path, f.Size, m.Observe); err != nil {
 		return err
 	}
 	sum, err := m.Plan()
@@ -95,7 +92,7 @@ func (f *File) applyLegacy() error {
 	parents := make([][]byte, len(f.Entries))
 	roles := make([]string, len(f.Entries))
 	k, phys := 0, 0
-	err = eachRawLine(f.Path, f.Size, func(line []byte) error {
+	err = migrate.EachLine(f.Path, f.Size, func(line []byte) error {
 		phys++
 		out, err := m.Line(line)
 		if err != nil {
@@ -200,29 +197,4 @@ func (f *File) legacyNotice() problem.Problem {
 		sev = problem.Error
 	}
 	return problem.Problem{Code: CodeOutdatedVersion, Severity: sev, Line: f.Header.Line, Message: msg, Fix: "sessctl migrate " + f.Path}
-}
-
-// eachRawLine calls fn for every line of the first size bytes of path
-// (lines keep their "\n"; no length limit).
-func eachRawLine(path string, size int64, fn func([]byte) error) error {
-	fh, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer fh.Close()
-	r := bufio.NewReaderSize(io.LimitReader(fh, size), 1<<20)
-	for {
-		line, err := r.ReadBytes('\n')
-		if len(line) > 0 {
-			if ferr := fn(line); ferr != nil {
-				return ferr
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
 }
