@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/sessctl/sessctl/internal/cmdutil"
@@ -196,7 +195,7 @@ func Run(opts *Options) error {
 			}
 			return strconv.FormatInt(n, 10)
 		}
-		writeTable(out, rows, total, by, size, opts.Top > 0 && len(rows) == opts.Top)
+		writeTable(out, tty, rows, total, by, size, opts.Top > 0 && len(rows) == opts.Top)
 	}
 	if err := out.Flush(); err != nil {
 		return err
@@ -207,13 +206,13 @@ func Run(opts *Options) error {
 	return nil
 }
 
-func writeTable(w io.Writer, rows []du.Row, total du.Row, by du.Group, size func(int64) string, cut bool) {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+func writeTable(w io.Writer, tty bool, rows []du.Row, total du.Row, by du.Group, size func(int64) string, cut bool) {
+	tw := render.NewColumns(w, tty, false)
 	head := []string{"SIZE", "FILES", "SESSIONS", "SHARED", strings.ToUpper(string(by))}
 	if by == du.BySession {
 		head = append(head, "AGENT", "PATH")
 	}
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	tw.Row(head...)
 	for _, r := range rows {
 		shared := ""
 		if r.SharedBytes > 0 {
@@ -231,12 +230,12 @@ func writeTable(w io.Writer, rows []du.Row, total du.Row, by du.Group, size func
 			}
 			cells = append(cells, render.EscapeLine(r.Agent), render.EscapeLine(p))
 		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		tw.Row(cells...)
 	}
 	label := "total"
 	if cut {
 		label = "total (all rows)"
 	}
-	fmt.Fprintln(tw, strings.Join([]string{size(total.Bytes), strconv.Itoa(total.Files), strconv.Itoa(total.Sessions), "", label}, "\t"))
+	tw.Row(size(total.Bytes), strconv.Itoa(total.Files), strconv.Itoa(total.Sessions), "", label)
 	tw.Flush()
 }

@@ -68,7 +68,7 @@ func TestSizesHumanOnTerminalBytesWhenPiped(t *testing.T) {
 	}
 	// the transcript line, the 10-byte backup and 2048 bytes of tool results
 	total := strconv.Itoa(len(claudeLine) + 10 + 2048)
-	if !regexp.MustCompile(`(?m)^` + total + ` +3 +1 +total$`).MatchString(piped) {
+	if !regexp.MustCompile(`(?m)^` + total + `\t3\t1\t\ttotal$`).MatchString(piped) {
 		t.Errorf("piped: no total line of %s bytes in %q", total, piped)
 	}
 	if strings.Contains(piped, "KiB") {

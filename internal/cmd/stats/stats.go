@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/sessctl/sessctl/internal/cmdutil"
@@ -279,12 +278,12 @@ func discovered(opts *Options) ([]target, error) {
 }
 
 func writeTable(w io.Writer, rows []stats.Row, by stats.Group, tty, tools bool) {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	tw := render.NewColumns(w, tty, true)
 	head := []string{strings.ToUpper(string(by)), "SESSIONS", "INPUT", "OUTPUT", "CACHE READ", "CACHE WRITE", "TOTAL", "COST (USD)", "MESSAGES", "TOOL CALLS", "WALL"}
 	if by == stats.BySession {
 		head = append([]string{"AGENT"}, head...)
 	}
-	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	tw.Row(head...)
 	line := func(r stats.Row, first []string) {
 		n := 0
 		for _, v := range r.ToolCalls {
@@ -296,7 +295,7 @@ func writeTable(w io.Writer, rows []stats.Row, by stats.Group, tty, tools bool) 
 		}
 		cells := append(append(first, strconv.Itoa(r.Sessions)), tok...)
 		cells = append(cells, Cost(r), strconv.Itoa(r.Messages), strconv.Itoa(n), wall(r.Wall))
-		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+		tw.Row(cells...)
 	}
 	for _, r := range rows {
 		g := render.EscapeLine(r.Group)
@@ -325,10 +324,10 @@ func writeTable(w io.Writer, rows []stats.Row, by stats.Group, tty, tools bool) 
 			return names[i] < names[j]
 		})
 		fmt.Fprintln(w)
-		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "TOOL\tCALLS\t")
+		tw = render.NewColumns(w, tty, true)
+		tw.Row("TOOL", "CALLS")
 		for _, k := range names {
-			fmt.Fprintf(tw, "%s\t%d\t\n", render.EscapeLine(k), t.ToolCalls[k])
+			tw.Row(render.EscapeLine(k), strconv.Itoa(t.ToolCalls[k]))
 		}
 		tw.Flush()
 	}
