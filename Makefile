@@ -24,10 +24,16 @@ test:
 vet:
 	$(GO) vet ./...
 
-## demo: show sessctl's main job on the sample sessions in testdata/
+## demo: show sessctl's main job on the sample sessions in testdata/ (list, search, stats, tree, show, check)
 demo: build
 	@echo "== sessctl list (a sample home with pi, oh-my-pi, xcsh and Claude Code sessions)"
 	@HOME=$(CURDIR)/testdata/home XDG_CACHE_HOME=$$(mktemp -d) $(BIN) list --no-config --limit 15 || true
+	@echo
+	@echo "== sessctl search parser (decoded text of every session in the sample home)"
+	@HOME=$(CURDIR)/testdata/home XDG_CACHE_HOME=$$(mktemp -d) $(BIN) search --no-config parser || true
+	@echo
+	@echo "== sessctl stats --by agent (tokens and stored cost of the sample home)"
+	@HOME=$(CURDIR)/testdata/home XDG_CACHE_HOME=$$(mktemp -d) $(BIN) stats --no-config --by agent || true
 	@echo
 	@echo "== sessctl tree $(DEMO)"
 	@$(BIN) tree $(DEMO)
