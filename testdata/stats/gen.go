@@ -104,8 +104,8 @@ func (s *sess) write(root string) {
 	}
 }
 
-func text(t string) obj    { return obj{"type": "text", "text": t} }
-func think(t string) obj   { return obj{"type": "thinking", "thinking": t, "signature": "sig"} }
+func text(t string) obj     { return obj{"type": "text", "text": t} }
+func think(t string) obj    { return obj{"type": "thinking", "thinking": t, "signature": "sig"} }
 func tool(id, n string) obj { return obj{"type": "tool_use", "id": id, "name": n, "input": obj{}} }
 
 const (
