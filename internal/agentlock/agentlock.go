@@ -2,7 +2,7 @@
 // beside their session files, so that sessctl never rewrites a file an agent
 // is writing.
 //
-// Two protocols are known (sources: /work/shared/reference/pi-format.md §5,
+// Two protocols are known (sources: ../shared/reference/pi-format.md §5,
 // opencode-openclaw.md B.1, and the published @oh-my-pi/pi-coding-agent
 // 18.3.4 src/session/session-storage.ts plus the pi-natives FileLock crate):
 //

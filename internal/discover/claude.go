@@ -12,7 +12,7 @@ import (
 )
 
 // Claude Code: $CLAUDE_CONFIG_DIR or ~/.claude, then projects/<encoded>/<uuid>.jsonl
-// (/work/shared/reference/claude-code-format.md §1). Only the listing is
+// (../shared/reference/claude-code-format.md §1). Only the listing is
 // here, with a minimal one-pass reader (claudelist.go).
 
 func claudeRoots(env Env) []Root {

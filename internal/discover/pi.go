@@ -11,7 +11,7 @@ import (
 )
 
 // The pi family: pi-mono, oh-my-pi and xcsh (docs/list.md lists the rules;
-// /work/shared/reference/pi-format.md §1.1 has the sources).
+// ../shared/reference/pi-format.md §1.1 has the sources).
 
 // piRoots: $PI_CODING_AGENT_SESSION_DIR (pi ≥ 1.5), else
 // ($PI_CODING_AGENT_DIR or ~/.pi/agent)/sessions.
