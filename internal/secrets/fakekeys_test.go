@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp/syntax"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -101,6 +102,31 @@ func fakeKey(r *Rule, rng *rand.Rand) string {
 	return b.String()
 }
 
+// handMade are fake keys for rules whose expression the generator cannot
+// satisfy: a Kubernetes Secret needs "kind: Secret" and a data: block over
+// several lines (gen writes no newline). Each is checked like a generated
+// one.
+var handMade = map[string]string{
+	"kubernetes-secret-yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db-credentials\ntype: Opaque\ndata:\n  password: c3VwZXJzZWNyZXRwYXNzd29yZDEyMw==\n",
+}
+
+// tsvKey writes a key for fakekeys.tsv: as is, or Go-quoted when it holds a
+// tab, newline or carriage return, or starts with a double quote.
+func tsvKey(k string) string {
+	if strings.ContainsAny(k, "\t\n\r") || strings.HasPrefix(k, `"`) {
+		return strconv.Quote(k)
+	}
+	return k
+}
+
+// readTSVKey reads a key written by tsvKey.
+func readTSVKey(s string) (string, error) {
+	if strings.HasPrefix(s, `"`) {
+		return strconv.Unquote(s)
+	}
+	return s, nil
+}
+
 func TestEveryRuleFindsAFakeKey(t *testing.T) {
 	d, err := Default()
 	if err != nil {
@@ -114,6 +140,13 @@ func TestEveryRuleFindsAFakeKey(t *testing.T) {
 	var missed []string
 	for _, r := range d.Rules {
 		found := ""
+		if k, ok := handMade[r.ID]; ok {
+			for _, f := range d.Find("here it is: " + k + " \n") {
+				if f.Kind == r.ID {
+					found = k
+				}
+			}
+		}
 		for try := 0; try < 200 && found == ""; try++ {
 			k := fakeKey(r, rng)
 			if strings.ContainsAny(k, "\n\r\t") || k == "" {
@@ -134,7 +167,7 @@ func TestEveryRuleFindsAFakeKey(t *testing.T) {
 			missed = append(missed, r.ID)
 			continue
 		}
-		lines = append(lines, r.ID+"\t"+found)
+		lines = append(lines, r.ID+"\t"+tsvKey(found))
 	}
 	sort.Strings(lines)
 	t.Logf("fake keys for %d of %d rules; no generated key for: %v", len(lines), len(d.Rules), missed)
@@ -167,6 +200,10 @@ func TestCorpusRedactsToZero(t *testing.T) {
 		kind, key, ok := strings.Cut(sc.Text(), "\t")
 		if !ok {
 			t.Fatalf("bad line %q", sc.Text())
+		}
+		key, err := readTSVKey(key)
+		if err != nil {
+			t.Fatalf("bad key %q: %v", sc.Text(), err)
 		}
 		n++
 		text := fmt.Sprintf("export KEY=%s\nnext line", key)

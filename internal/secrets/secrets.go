@@ -171,7 +171,10 @@ type Finding struct {
 }
 
 // Find returns the secrets in text, in order of position; overlapping
-// findings are merged into the earliest, longest one.
+// findings are merged into the earliest, longest one. As gitleaks' detector
+// does, a finding of a generic rule (generic-api-key) is dropped when a
+// specific rule found a secret spanning it, so the specific kind is the one
+// reported (snyk-api-token, not generic-api-key).
 func (d *Detector) Find(text string) []Finding {
 	if text == "" {
 		return nil
@@ -231,7 +234,34 @@ func (d *Detector) Find(text string) []Finding {
 			out = append(out, Finding{Kind: r.ID, Start: ss, End: se})
 		}
 	}
-	return merge(out)
+	return merge(preferSpecific(out))
+}
+
+// preferSpecific drops each finding of a generic rule whose span another,
+// non-generic finding covers (gitleaks drops a generic finding whose secret
+// a specific one on the same line holds; here the span must be covered, so
+// that the same key written twice is still redacted twice).
+func preferSpecific(fs []Finding) []Finding {
+	if len(fs) < 2 {
+		return fs
+	}
+	generic := func(f Finding) bool { return strings.Contains(strings.ToLower(f.Kind), "generic") }
+	out := fs[:0:0]
+	for i, f := range fs {
+		drop := false
+		if generic(f) {
+			for j, g := range fs {
+				if j != i && !generic(g) && g.Start <= f.Start && f.End <= g.End {
+					drop = true
+					break
+				}
+			}
+		}
+		if !drop {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func lineAround(text string, s, e int) string {

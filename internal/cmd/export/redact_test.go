@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -27,6 +28,13 @@ func fakeKeys(t *testing.T) []fakeKey {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		k, v, _ := strings.Cut(sc.Text(), "\t")
+		if strings.HasPrefix(v, `"`) { // Go-quoted: the key holds a newline, tab or leading quote
+			u, err := strconv.Unquote(v)
+			if err != nil {
+				t.Fatalf("fakekeys.tsv: %q: %v", sc.Text(), err)
+			}
+			v = u
+		}
 		out = append(out, fakeKey{k, v})
 	}
 	if len(out) < 200 {
