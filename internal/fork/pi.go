@@ -165,7 +165,7 @@ func writeBranch(buf *bufio.Writer, f *pi.File, at int, t time.Time, res *Result
 		line = bytes.TrimSuffix(bytes.TrimPrefix(line, jsonl.BOM), []byte("\r"))
 		id := f.DisplayID(i)
 		var err error
-		if np, ok := replaced[f.Index.Nodes[i].Parent]; ok {
+		if np, ok := replaced[f.Index.ParentID(i)]; ok {
 			raw := []byte("null")
 			if np != "" {
 				raw, _ = json.Marshal(np)
@@ -228,8 +228,8 @@ type labelTarget struct {
 // labelsInOrder returns the effective labels in the file order of their targets.
 func labelsInOrder(f *pi.File) []labelTarget {
 	var out []labelTarget
-	for i := range f.Index.Nodes {
-		id := f.Index.Nodes[i].ID
+	for i := range f.Index.Len() {
+		id := f.Index.ID(i)
 		if l, ok := f.Labels[id]; ok && !f.Index.Shadowed(i) {
 			out = append(out, labelTarget{i, f.DisplayID(i), l})
 		}

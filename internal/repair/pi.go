@@ -738,7 +738,7 @@ func (p *planner) droppedLabelParents() map[string]string {
 	}
 	for i, e := range parent.Entries {
 		if e.Type() == "label" {
-			n := parent.Index.Nodes[i]
+			n := parent.Index.Node(i)
 			out[n.ID] = n.Parent
 		}
 	}

@@ -32,7 +32,7 @@ type Node struct {
 
 // Index is the id/parent index of one file. Build it with Add then Finish.
 type Index struct {
-	Nodes  []Node
+	nodes  []Node
 	policy Policy
 
 	byID       map[string]int32
@@ -50,7 +50,7 @@ type Index struct {
 func New(p Policy, sizeHint int) *Index {
 	return &Index{
 		policy: p,
-		Nodes:  make([]Node, 0, sizeHint),
+		nodes:  make([]Node, 0, sizeHint),
 		byID:   make(map[string]int32, sizeHint),
 	}
 }
@@ -58,8 +58,8 @@ func New(p Policy, sizeHint int) *Index {
 // Add appends an entry in file order and returns its node number.
 func (x *Index) Add(n Node) int {
 	n.HasParent = n.Parent != ""
-	i := int32(len(x.Nodes))
-	x.Nodes = append(x.Nodes, n)
+	i := int32(len(x.nodes))
+	x.nodes = append(x.nodes, n)
 	if x.policy == LastWins {
 		// One map operation: the map grows exactly when the id is new.
 		before := len(x.byID)
@@ -105,7 +105,7 @@ func (x *Index) unique(id string) bool { return x.dupSeen == nil || !x.dupSeen[i
 // Grow makes room for at least n more entries without reallocating.
 func (x *Index) Grow(n int) {
 	if n > 0 {
-		x.Nodes = slices.Grow(x.Nodes, n)
+		x.nodes = slices.Grow(x.nodes, n)
 	}
 }
 
@@ -115,21 +115,21 @@ func (x *Index) Grow(n int) {
 // entry (resolved parent, child row start, child list); building it needs one
 // more byte per entry for a moment (the cycle walk's state).
 func (x *Index) Finish() {
-	n := len(x.Nodes)
+	n := len(x.nodes)
 	x.parent = make([]int32, n)
 	// Children in compressed rows without a separate fill array: s[p+2]
 	// counts p's children, the prefix sums make s[p+1] the start of p's row,
 	// and placing each child advances s[p+1] to the start of row p+1, so that
 	// afterwards s[k] is the start of row k. File order is kept because i grows.
 	s := make([]int32, n+2)
-	for i := range x.Nodes {
+	for i := range x.nodes {
 		x.parent[i] = None
-		nd := &x.Nodes[i]
+		nd := &x.nodes[i]
 		if !nd.HasParent {
 			continue
 		}
 		var p int32
-		if i > 0 && x.Nodes[i-1].ID == nd.Parent && x.unique(nd.Parent) {
+		if i > 0 && x.nodes[i-1].ID == nd.Parent && x.unique(nd.Parent) {
 			p = int32(i - 1) // the usual chain: no lookup in the id map
 		} else {
 			var ok bool
@@ -137,7 +137,7 @@ func (x *Index) Finish() {
 				continue
 			}
 		}
-		nd.Parent = x.Nodes[p].ID // share the parent's string: one copy of each id
+		nd.Parent = x.nodes[p].ID // share the parent's string: one copy of each id
 		x.parent[i] = p
 		if int(p) != i {
 			s[p+2]++
@@ -147,7 +147,7 @@ func (x *Index) Finish() {
 		s[i] += s[i-1]
 	}
 	x.childList = make([]int32, s[n+1])
-	for i := range x.Nodes {
+	for i := range x.nodes {
 		p := x.parent[i]
 		if p == None || int(p) == i {
 			continue
@@ -163,7 +163,7 @@ func (x *Index) Finish() {
 // findCycles finds every cycle of the parent function (each node has at most
 // one parent, so the graph is functional and each cycle is found once).
 func (x *Index) findCycles() {
-	n := len(x.Nodes)
+	n := len(x.nodes)
 	x.cycles = nil
 	state := make([]uint8, n) // 0 new, 1 on current walk, 2 done
 	x.inCycle = nil           // allocated when the first cycle is found
@@ -211,7 +211,22 @@ func (x *Index) findCycles() {
 }
 
 // Len is the number of entries.
-func (x *Index) Len() int { return len(x.Nodes) }
+func (x *Index) Len() int { return len(x.nodes) }
+
+// ID returns the id of node i as it was added.
+func (x *Index) ID(i int) string { return x.nodes[i].ID }
+
+// ParentID returns the parent id of node i as stored ("" when it has none).
+func (x *Index) ParentID(i int) string { return x.nodes[i].Parent }
+
+// HasParent reports whether node i has a parent id (a non-empty string).
+func (x *Index) HasParent(i int) bool { return x.nodes[i].HasParent }
+
+// Line returns the line number node i was added with.
+func (x *Index) Line(i int) int32 { return x.nodes[i].Line }
+
+// Node returns node i as a value (ID, Parent, HasParent, Line).
+func (x *Index) Node(i int) Node { return x.nodes[i] }
 
 // Lookup returns the node an id resolves to under the index's policy.
 func (x *Index) Lookup(id string) (int, bool) {
@@ -237,8 +252,8 @@ func (x *Index) Children(i int) []int32 {
 // Roots returns the nodes with no parent id, in file order.
 func (x *Index) Roots() []int {
 	var out []int
-	for i := range x.Nodes {
-		if !x.Nodes[i].HasParent {
+	for i := range x.nodes {
+		if !x.nodes[i].HasParent {
 			out = append(out, i)
 		}
 	}
@@ -250,8 +265,8 @@ func (x *Index) Roots() []int {
 // listing them all.
 func (x *Index) CountRoots() (n, second int) {
 	second = None
-	for i := range x.Nodes {
-		if !x.Nodes[i].HasParent {
+	for i := range x.nodes {
+		if !x.nodes[i].HasParent {
 			n++
 			if n == 2 {
 				second = i
@@ -264,8 +279,8 @@ func (x *Index) CountRoots() (n, second int) {
 // Orphans returns the nodes whose parent id names no entry, in file order.
 func (x *Index) Orphans() []int {
 	var out []int
-	for i := range x.Nodes {
-		if x.Nodes[i].HasParent && x.parent[i] == None {
+	for i := range x.nodes {
+		if x.nodes[i].HasParent && x.parent[i] == None {
 			out = append(out, i)
 		}
 	}
@@ -275,7 +290,7 @@ func (x *Index) Orphans() []int {
 // SelfParents returns the nodes whose parent id is their own id.
 func (x *Index) SelfParents() []int {
 	var out []int
-	for i := range x.Nodes {
+	for i := range x.nodes {
 		if x.parent[i] == int32(i) {
 			out = append(out, i)
 		}
@@ -299,7 +314,7 @@ func (x *Index) Duplicates() []string { return x.dups }
 // Shadowed reports whether node i is an occurrence of a duplicate id that the
 // policy does not resolve to.
 func (x *Index) Shadowed(i int) bool {
-	id := x.Nodes[i].ID
+	id := x.nodes[i].ID
 	if x.unique(id) {
 		return false
 	}
@@ -309,7 +324,7 @@ func (x *Index) Shadowed(i int) bool {
 // Leaves returns the nodes without children, in file order.
 func (x *Index) Leaves() []int {
 	var out []int
-	for i := range x.Nodes {
+	for i := range x.nodes {
 		if x.childStart[i] == x.childStart[i+1] {
 			out = append(out, i)
 		}
@@ -318,21 +333,21 @@ func (x *Index) Leaves() []int {
 }
 
 // Last returns the last node in file order (pi's active leaf), or None.
-func (x *Index) Last() int { return len(x.Nodes) - 1 }
+func (x *Index) Last() int { return len(x.nodes) - 1 }
 
 // Path returns the root→i path. If the parent walk meets a node twice (a
 // cycle, or a node that is its own parent), it stops before repeating and
 // reports cycle = true.
 func (x *Index) Path(i int) (path []int, cycle bool) {
-	if i < 0 || i >= len(x.Nodes) {
+	if i < 0 || i >= len(x.nodes) {
 		return nil, false
 	}
-	// A walk that ends at None within len(Nodes) steps met no node twice:
+	// A walk that ends at None within len(nodes) steps met no node twice:
 	// collect it without remembering nodes. Only a walk into a cycle (rare)
 	// needs the set of nodes seen.
 	steps := 0
 	v := int32(i)
-	for ; v != None && steps <= len(x.Nodes) && x.parent[v] != v; v = x.parent[v] {
+	for ; v != None && steps <= len(x.nodes) && x.parent[v] != v; v = x.parent[v] {
 		steps++
 	}
 	if v == None {

@@ -25,7 +25,7 @@ func build(t testing.TB, p Policy, spec string) *Index {
 func ids(x *Index, nodes []int) []string {
 	out := []string{}
 	for _, n := range nodes {
-		out = append(out, x.Nodes[n].ID)
+		out = append(out, x.ID(n))
 	}
 	return out
 }
@@ -33,7 +33,7 @@ func ids(x *Index, nodes []int) []string {
 func children(x *Index, i int) []string {
 	out := []string{}
 	for _, c := range x.Children(i) {
-		out = append(out, x.Nodes[c].ID)
+		out = append(out, x.ID(int(c)))
 	}
 	return out
 }
@@ -126,8 +126,8 @@ func TestStructure(t *testing.T) {
 					inCycle[id] = true
 				}
 			}
-			for i, n := range x.Nodes {
-				assert.Equal(t, inCycle[n.ID], x.InCycle(i), "InCycle(%s)", n.ID)
+			for i := range x.Len() {
+				assert.Equal(t, inCycle[x.ID(i)], x.InCycle(i), "InCycle(%s)", x.ID(i))
 			}
 			for id, want := range tc.children {
 				assert.Equal(t, want, children(x, lookup(t, x, id)), "children of %s", id)
@@ -229,7 +229,7 @@ func TestLast(t *testing.T) {
 	assert.Equal(t, None, build(t, LastWins, "").Last())
 	x := build(t, LastWins, "r a<r b<r")
 	assert.Equal(t, 2, x.Last())
-	assert.Equal(t, "b", x.Nodes[x.Last()].ID)
+	assert.Equal(t, "b", x.ID(x.Last()))
 }
 
 func TestAddDerivesHasParent(t *testing.T) {
@@ -240,8 +240,8 @@ func TestAddDerivesHasParent(t *testing.T) {
 	x.Finish()
 	assert.Equal(t, []int{0, 2}, x.Roots())
 	assert.Equal(t, 0, x.Parent(1))
-	assert.True(t, x.Nodes[1].HasParent)
-	assert.False(t, x.Nodes[2].HasParent)
+	assert.True(t, x.HasParent(1))
+	assert.False(t, x.HasParent(2))
 }
 
 func TestFinishTwice(t *testing.T) {

@@ -31,11 +31,11 @@ func (s *Session) Texts(opts sessfmt.TextOptions, fn func(*sessfmt.Text) error) 
 	j := 0
 	var p fastjson.Parser
 	return sessfmt.EachLine(f.Path, opts.Candidate, func(line int, raw []byte) error {
-		for j < len(f.Entries) && int(f.Entries[j].Line) < line {
+		for j < len(f.Entries) && int(f.Line(j)) < line {
 			j++
 		}
 		entry := -1
-		if j < len(f.Entries) && int(f.Entries[j].Line) == line {
+		if j < len(f.Entries) && int(f.Line(j)) == line {
 			entry = j
 		}
 		v, err := p.ParseBytes(trimBOM(raw))

@@ -107,7 +107,7 @@ func (f *File) pathProblems() []problem.Problem {
 		case "message":
 			m, _ := jsonl.Field(line, "message")
 			if p, bad := listingFails(m); bad && f.Dialect == DialectPi {
-				ps = append(ps, problem.Problem{Code: CodeListingFails, Severity: problem.Warning, Line: int(e.Line), ID: f.DisplayID(i),
+				ps = append(ps, problem.Problem{Code: CodeListingFails, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
 					Message: p + ": pi 1.5.2's session list fails on the file, so the session is missing from /resume"})
 			}
 			switch e.Role() {
@@ -122,14 +122,14 @@ func (f *File) pathProblems() []problem.Problem {
 						if _, seen := calls[id]; !seen {
 							order = append(order, id)
 						}
-						calls[id] = call{line: int(e.Line), id: id, name: name, dropped: dropped}
+						calls[id] = call{line: int(f.Line(i)), id: id, name: name, dropped: dropped}
 					}
 					return true
 				})
 			case "toolResult":
 				id, _ := jsonl.String(sub(m, "toolCallId"))
 				if _, ok := calls[id]; !ok {
-					ps = append(ps, problem.Problem{Code: CodeToolResultNoCall, Severity: problem.Warning, Line: int(e.Line), ID: f.DisplayID(i),
+					ps = append(ps, problem.Problem{Code: CodeToolResultNoCall, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
 						Message: fmt.Sprintf("tool result for call %s has no tool call before it on the active path", id),
 						Fix:     "providers reject an unpaired result; fork the session before it (sessctl fork --at)"})
 				}
@@ -138,7 +138,7 @@ func (f *File) pathProblems() []problem.Problem {
 		case "compaction":
 			fk, ok := jsonl.Field(line, "firstKeptEntryId")
 			id, isStr := jsonl.String(fk)
-			if ok && isStr && id == f.Index.Nodes[i].ID && f.Dialect == DialectPi {
+			if ok && isStr && id == f.Index.ID(i) && f.Dialect == DialectPi {
 				break // its own id: pi 1.5.2's way of saying "keep nothing"
 			}
 			if f.Legacy != nil && f.Legacy.Summary.CompactionsUnmapped+f.Legacy.Summary.CompactionsDangling+f.Legacy.Summary.IndexKept > 0 {
@@ -153,7 +153,7 @@ func (f *File) pathProblems() []problem.Problem {
 				if ok {
 					what = fmt.Sprintf("%s is not on the path before it", string(fk))
 				}
-				ps = append(ps, problem.Problem{Code: CodeCompactionKeptOff, Severity: problem.Warning, Line: int(e.Line), ID: f.DisplayID(i),
+				ps = append(ps, problem.Problem{Code: CodeCompactionKeptOff, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
 					Message: fmt.Sprintf("compaction's firstKeptEntryId %s: the agent keeps nothing from before this compaction", what)})
 			}
 		}
@@ -194,13 +194,13 @@ func (f *File) droppedLabelOrphans(existing []problem.Problem) []problem.Problem
 	}
 	var ps []problem.Problem
 	for _, o := range orphans {
-		missing := f.Index.Nodes[o].Parent
+		missing := f.Index.ParentID(o)
 		j, ok := parent.Index.Lookup(missing)
 		if !ok || parent.Entries[j].Type() != "label" {
 			continue
 		}
-		lp := parent.Index.Nodes[j].Parent
-		ps = append(ps, problem.Problem{Code: CodeDroppedLabelParent, Severity: problem.Error, Line: int(f.Entries[o].Line), ID: f.DisplayID(o),
+		lp := parent.Index.ParentID(j)
+		ps = append(ps, problem.Problem{Code: CodeDroppedLabelParent, Severity: problem.Error, Line: int(f.Line(o)), ID: f.DisplayID(o),
 			Message: fmt.Sprintf("parent %s was a label entry the fork dropped (pi's fork bug); its own parent is %s", displayID(missing), displayID(lp)),
 			Fix:     "sessctl repair re-links it to " + displayID(lp)})
 	}

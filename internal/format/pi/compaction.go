@@ -31,8 +31,8 @@ func (f *File) CompactView(leaf int) (*model.CompactView, error) {
 	cv.PathEntries = len(path)
 	pos := make(map[string]int, len(path))
 	for k, i := range path {
-		if _, dup := pos[f.Index.Nodes[i].ID]; !dup {
-			pos[f.Index.Nodes[i].ID] = k
+		if _, dup := pos[f.Index.ID(i)]; !dup {
+			pos[f.Index.ID(i)] = k
 		}
 	}
 	var idxs []int
@@ -78,7 +78,7 @@ func (f *File) CompactView(leaf int) (*model.CompactView, error) {
 		line := lines[j]
 		get := func(key string) []byte { v, _ := jsonl.Field(line, key); return v }
 		s := func(raw []byte) string { v, _ := jsonl.String(raw); return v }
-		c := model.Compaction{ID: f.DisplayID(path[k]), Line: int(f.Entries[path[k]].Line), Summary: s(get("summary")),
+		c := model.Compaction{ID: f.DisplayID(path[k]), Line: int(f.Line(path[k])), Summary: s(get("summary")),
 			ShortSummary: s(get("shortSummary")), FirstKeptID: s(get("firstKeptEntryId")), InEffect: j == len(idxs)-1,
 			Preserved: []string{}, Notes: []string{}}
 		if ms, ok := jsTimeMs(get("timestamp")); ok {

@@ -135,7 +135,7 @@ func (f *File) prepare(leaf int) (*Context, []int, error) {
 		// "before the first entry": pi then rebuilds an empty context.
 		if leaf != tree.None && f.Entries[leaf].NullID() {
 			ctx := &Context{Dialect: f.Dialect, Leaf: tree.None, Compaction: tree.None,
-				Warnings: []string{fmt.Sprintf("the last entry (line %d) has id null: the agent resumes this session with an empty context; --leaf picks another entry", f.Entries[leaf].Line)}}
+				Warnings: []string{fmt.Sprintf("the last entry (line %d) has id null: the agent resumes this session with an empty context; --leaf picks another entry", f.Line(leaf))}}
 			return ctx, nil, nil
 		}
 	}
@@ -155,9 +155,9 @@ func (f *File) prepare(leaf int) (*Context, []int, error) {
 			ctx.Warnings = append(ctx.Warnings, fmt.Sprintf("the parent chain from %s loops; the agent would hang here, sessctl stops at the repeat", f.DisplayID(leaf)))
 		}
 	}
-	if len(path) > 0 && f.Index.Nodes[path[0]].HasParent {
+	if len(path) > 0 && f.Index.HasParent(path[0]) {
 		first := path[0]
-		ctx.Warnings = append(ctx.Warnings, fmt.Sprintf("history is cut at line %d: its parent %s does not exist", f.Entries[first].Line, displayID(f.Index.Nodes[first].Parent)))
+		ctx.Warnings = append(ctx.Warnings, fmt.Sprintf("history is cut at line %d: its parent %s does not exist", f.Line(first), displayID(f.Index.ParentID(first))))
 	}
 	return ctx, path, nil
 }
@@ -457,12 +457,12 @@ func (f *File) streamPi(ctx *Context, path []int, begin func(*Context) error, em
 		if fk := comp.get("firstKeptEntryId"); fk != nil {
 			keptKey = rawKey(fk)
 		}
-		cid := f.Index.Nodes[ci].ID
+		cid := f.Index.ID(ci)
 		idx, kept := compactionSpan(len(path),
 			func(k int) bool { // 0.73.1 matches type and id, 1.5.2 the id alone
-				return f.Index.Nodes[path[k]].ID == cid && (v152 || f.Entries[path[k]].Type() == "compaction")
+				return f.Index.ID(path[k]) == cid && (v152 || f.Entries[path[k]].Type() == "compaction")
 			},
-			func(k int) bool { return f.Index.Nodes[path[k]].ID == keptKey })
+			func(k int) bool { return f.Index.ID(path[k]) == keptKey })
 		if idx < 0 {
 			idx = compaction
 		}
@@ -507,7 +507,7 @@ func (f *File) streamPi(ctx *Context, path []int, begin func(*Context) error, em
 	fail := func(i int, why string) {
 		if !failed {
 			failed = true
-			ctx.Warnings = append(ctx.Warnings, fmt.Sprintf("pi 1.5.2 fails to rebuild this context (line %d: %s); sessctl shows what it can", f.Entries[i].Line, why))
+			ctx.Warnings = append(ctx.Warnings, fmt.Sprintf("pi 1.5.2 fails to rebuild this context (line %d: %s); sessctl shows what it can", f.Line(i), why))
 		}
 	}
 	for k, i := range sel {
@@ -539,7 +539,7 @@ func (f *File) streamPi(ctx *Context, path []int, begin func(*Context) error, em
 		if len(msgs) == 0 {
 			continue
 		}
-		if r, ok := edits[f.Index.Nodes[i].ID]; ok {
+		if r, ok := edits[f.Index.ID(i)]; ok {
 			if string(r) == "null" {
 				continue
 			}

@@ -74,12 +74,20 @@ func parseDialect(s string) (Dialect, error) {
 // needed to find, classify and draw it. It is 24 bytes: a file of a million
 // entries indexes in a few tens of megabytes.
 type Entry struct {
-	Offset int64
-	Len    int64
-	Line   int32
-	kind   uint16 // index into the interned (type, role) pairs
-	flags  uint8
+	off   int64
+	n     int64
+	kind  uint16 // index into the interned (type, role) pairs
+	flags uint8
 }
+
+// Offset is the byte offset of the entry's line in the file.
+func (e *Entry) Offset() int64 { return e.off }
+
+// Len is the length of the entry's line in bytes, without the newline.
+func (e *Entry) Len() int64 { return e.n }
+
+// Line returns the 1-based line number of entry i.
+func (f *File) Line(i int) int32 { return f.Index.Line(i) }
 
 const (
 	flagNoID   = 1 << iota // the entry has no id member
@@ -465,7 +473,7 @@ func (rd *reader) take(rec *jsonl.Record) {
 				Fix:     "sessctl repair moves it to a .rejected.jsonl sidecar"})
 		}
 		rd.reserve(rec.Offset)
-		f.addEntry(Entry{Offset: rec.Offset, Len: rec.Len(), Line: int32(rec.Line), flags: flagNoID}, noIDKey, "", false)
+		f.addEntry(Entry{off: rec.Offset, n: rec.Len(), flags: flagNoID}, int32(rec.Line), noIDKey, "", false)
 		return
 	}
 	var typ, id, parent, role string
@@ -506,7 +514,7 @@ func (rd *reader) take(rec *jsonl.Record) {
 		f.add(problem.Problem{Code: problem.ExtraHeader, Severity: problem.Warning, Line: rec.Line,
 			Message: "a second session header; oh-my-pi keeps it as an entry (the last one in the file becomes the resume point)"})
 	}
-	e := Entry{kind: kindOf(typ, role), Offset: rec.Offset, Len: rec.Len(), Line: int32(rec.Line)}
+	e := Entry{kind: kindOf(typ, role), off: rec.Offset, n: rec.Len()}
 	if nullID {
 		e.flags |= flagNullID
 	}
@@ -547,7 +555,7 @@ func (rd *reader) take(rec *jsonl.Record) {
 		f.markers.omp = true
 	}
 	rd.reserve(rec.Offset)
-	f.addEntry(e, id, parent, hasParent)
+	f.addEntry(e, int32(rec.Line), id, parent, hasParent)
 }
 
 // finish completes the index after the last record.
@@ -600,13 +608,13 @@ const noIDKey = "\x00no-id"
 
 func (f *File) add(p problem.Problem) { f.Problems = append(f.Problems, p) }
 
-func (f *File) addEntry(e Entry, id, parent string, hasParent bool) {
+func (f *File) addEntry(e Entry, line int32, id, parent string, hasParent bool) {
 	if !hasParent {
 		parent = "" // null, "", 0 and false are no parent (JavaScript truthiness)
 	}
 
 	f.Entries = append(f.Entries, e)
-	f.Index.Add(tree.Node{ID: id, Parent: parent, HasParent: hasParent, Line: e.Line})
+	f.Index.Add(tree.Node{ID: id, Parent: parent, HasParent: hasParent, Line: line})
 }
 
 func parseHeader(rec *jsonl.Record) (*Header, error) {
@@ -740,9 +748,9 @@ func (f *File) structuralProblems() {
 				lines[id] = nil
 			}
 		}
-		for i := range x.Nodes {
-			if l, ok := lines[x.Nodes[i].ID]; ok {
-				lines[x.Nodes[i].ID] = append(l, fmt.Sprint(x.Nodes[i].Line))
+		for i := range x.Len() {
+			if l, ok := lines[x.ID(i)]; ok {
+				lines[x.ID(i)] = append(l, fmt.Sprint(x.Line(i)))
 			}
 		}
 		for _, id := range dups {
@@ -761,32 +769,32 @@ func (f *File) structuralProblems() {
 		if f.Entries[i].NoID() && f.Entries[i].Type() != "" {
 			noID++
 			if noID <= 20 {
-				f.add(problem.Problem{Code: problem.MissingID, Severity: problem.Error, Line: int(f.Entries[i].Line),
+				f.add(problem.Problem{Code: problem.MissingID, Severity: problem.Error, Line: int(f.Line(i)),
 					Message: fmt.Sprintf("%s entry has no id", f.Entries[i].Type())})
 			}
 		}
 	}
 	for _, i := range x.SelfParents() {
-		f.add(problem.Problem{Code: problem.SelfParent, Severity: problem.Error, Line: int(x.Nodes[i].Line), ID: displayID(x.Nodes[i].ID),
+		f.add(problem.Problem{Code: problem.SelfParent, Severity: problem.Error, Line: int(x.Line(i)), ID: displayID(x.ID(i)),
 			Message: "entry is its own parent; the agent loops forever on this branch", Fix: "sessctl repair re-links it"})
 	}
 	for _, c := range x.Cycles() {
 		ids := make([]string, len(c))
 		for k, n := range c {
-			ids[k] = displayID(x.Nodes[n].ID)
+			ids[k] = displayID(x.ID(n))
 		}
-		f.add(problem.Problem{Code: problem.Cycle, Severity: problem.Error, Line: int(x.Nodes[c[0]].Line), ID: ids[0],
+		f.add(problem.Problem{Code: problem.Cycle, Severity: problem.Error, Line: int(x.Line(c[0])), ID: ids[0],
 			Message: "parent cycle " + strings.Join(ids, " → ") + " → " + ids[0] + "; the agent loops forever on this branch",
 			Fix:     "sessctl repair breaks it"})
 	}
 	f.headerParentNote()
 	for _, i := range f.Orphans() {
-		f.add(problem.Problem{Code: problem.Orphan, Severity: problem.Error, Line: int(x.Nodes[i].Line), ID: displayID(x.Nodes[i].ID),
-			Message: fmt.Sprintf("parent %s does not exist; history above this entry is lost to the agent", displayID(x.Nodes[i].Parent)),
+		f.add(problem.Problem{Code: problem.Orphan, Severity: problem.Error, Line: int(x.Line(i)), ID: displayID(x.ID(i)),
+			Message: fmt.Sprintf("parent %s does not exist; history above this entry is lost to the agent", displayID(x.ParentID(i))),
 			Fix:     "sessctl repair re-links it"})
 	}
 	if n, second := x.CountRoots(); n > 1 {
-		f.add(problem.Problem{Code: problem.SeveralRoots, Severity: problem.Info, Line: int(x.Nodes[second].Line),
+		f.add(problem.Problem{Code: problem.SeveralRoots, Severity: problem.Info, Line: int(x.Line(second)),
 			Message: fmt.Sprintf("%d roots (new conversation trees in one file are normal)", n)})
 	}
 }
@@ -803,7 +811,7 @@ func displayID(k string) string {
 }
 
 // DisplayID renders the id of entry i for people.
-func (f *File) DisplayID(i int) string { return displayID(f.Index.Nodes[i].ID) }
+func (f *File) DisplayID(i int) string { return displayID(f.Index.ID(i)) }
 
 // ReadLines reads the raw lines of the given entries (without newline).
 func (f *File) ReadLines(idx []int) ([][]byte, error) {
@@ -815,7 +823,7 @@ func (f *File) ReadLines(idx []int) ([][]byte, error) {
 	out := make([][]byte, len(idx))
 	for k, i := range idx {
 		e := f.Entries[i]
-		b, err := jsonl.ReadLineAt(fh, e.Offset, e.Len)
+		b, err := jsonl.ReadLineAt(fh, e.Offset(), e.Len())
 		if err != nil {
 			return nil, err
 		}
@@ -835,9 +843,9 @@ func (f *File) FindEntry(s string) (int, error) {
 	}
 	var hits []int
 	seen := map[string]bool{}
-	for i, n := range f.Index.Nodes {
-		if strings.HasPrefix(n.ID, s) && !seen[n.ID] {
-			seen[n.ID] = true
+	for i := range f.Index.Len() {
+		if id := f.Index.ID(i); strings.HasPrefix(id, s) && !seen[id] {
+			seen[id] = true
 			hits = append(hits, i)
 		}
 	}
@@ -845,7 +853,7 @@ func (f *File) FindEntry(s string) (int, error) {
 	case 0:
 		return 0, fmt.Errorf("no entry with id or id prefix %q", s)
 	case 1:
-		i, _ := f.Index.Lookup(f.Index.Nodes[hits[0]].ID)
+		i, _ := f.Index.Lookup(f.Index.ID(hits[0]))
 		return i, nil
 	}
 	var ids []string
@@ -854,7 +862,7 @@ func (f *File) FindEntry(s string) (int, error) {
 			ids = append(ids, "…")
 			break
 		}
-		ids = append(ids, displayID(f.Index.Nodes[h].ID))
+		ids = append(ids, displayID(f.Index.ID(h)))
 	}
 	return 0, fmt.Errorf("id prefix %q is ambiguous: %s", s, strings.Join(ids, ", "))
 }

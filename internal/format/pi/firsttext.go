@@ -21,13 +21,13 @@ var contentCapture = &jsonl.Capture{Top: []string{"message"}, Sub: "message", Su
 // blocks may follow a long one).
 func (f *File) MessageText(i int) (text string, object bool, err error) {
 	e := f.Entries[i]
-	if e.Len > jsonl.LongLine && f.edits == nil {
+	if e.Len() > jsonl.LongLine && f.edits == nil {
 		fh, err := os.Open(f.Path)
 		if err != nil {
 			return "", false, err
 		}
 		defer fh.Close()
-		br := bufio.NewReaderSize(io.NewSectionReader(fh, e.Offset, e.Len), jsonl.BufferSize)
+		br := bufio.NewReaderSize(io.NewSectionReader(fh, e.Offset(), e.Len()), jsonl.BufferSize)
 		ls := jsonl.NewLongScanner(contentCapture, longCapture)
 		if _, _, _, err := ls.Scan(nil, br); err != nil {
 			return "", false, err

@@ -16,10 +16,10 @@ const CodeHeaderParent = "header-parent"
 // HeaderParented reports whether entry i's parent id is the session
 // header's id (and no entry has that id).
 func (f *File) HeaderParented(i int) bool {
-	if f.Header == nil || f.Index == nil || i < 0 || i >= len(f.Index.Nodes) {
+	if f.Header == nil || f.Index == nil || i < 0 || i >= f.Index.Len() {
 		return false
 	}
-	n := f.Index.Nodes[i]
+	n := f.Index.Node(i)
 	if !n.HasParent || n.Parent != f.Header.ID {
 		return false
 	}
@@ -59,6 +59,6 @@ func (f *File) headerParentNote() {
 	if n > 1 {
 		msg = "entries name the session header as their parent; the agent starts each conversation there (a root), nothing is lost"
 	}
-	f.add(problem.Problem{Code: CodeHeaderParent, Severity: problem.Info, Line: int(f.Index.Nodes[first].Line), ID: displayID(f.Index.Nodes[first].ID),
+	f.add(problem.Problem{Code: CodeHeaderParent, Severity: problem.Info, Line: int(f.Index.Line(first)), ID: displayID(f.Index.ID(first)),
 		Message: strconv.Itoa(n) + " " + msg})
 }

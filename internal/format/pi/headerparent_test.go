@@ -35,7 +35,7 @@ func TestHeaderParentIsARoot(t *testing.T) {
 	if len(notes) != 1 || notes[0].Severity != problem.Info || notes[0].Line != 2 || !strings.HasPrefix(notes[0].Message, "2 entries") {
 		t.Errorf("header-parent: %+v, want one info on line 2 for 2 entries", notes)
 	}
-	if got := f.Orphans(); len(got) != 1 || f.Index.Nodes[got[0]].ID != "m3" {
+	if got := f.Orphans(); len(got) != 1 || f.Index.ID(got[0]) != "m3" {
 		t.Errorf("Orphans: %v, want only m3", got)
 	}
 

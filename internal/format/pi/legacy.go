@@ -98,10 +98,10 @@ func (f *File) applyLegacy() error {
 		if err != nil {
 			return err
 		}
-		for k < len(f.Entries) && int(f.Entries[k].Line) < phys {
+		for k < len(f.Entries) && int(f.Line(k)) < phys {
 			k++
 		}
-		if k >= len(f.Entries) || int(f.Entries[k].Line) != phys {
+		if k >= len(f.Entries) || int(f.Line(k)) != phys {
 			return nil
 		}
 		in := bytes.TrimSuffix(line, []byte("\n"))
@@ -142,7 +142,7 @@ func (f *File) applyLegacy() error {
 	idx := tree.New(tree.LastWins, len(f.Entries))
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		n := f.Index.Nodes[i]
+		n := f.Index.Node(i)
 		if ids[i] != nil {
 			e.flags &^= flagNoID | flagNullID
 			n.ID = rawKey(ids[i])

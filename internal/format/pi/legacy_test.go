@@ -107,7 +107,7 @@ func sameAsMigrated(t *testing.T, f *File, migrated string) {
 	require.Equal(t, len(g.Entries), len(f.Entries))
 	ids := map[string]string{} // ours → pi's
 	for i := range f.Entries {
-		ids[f.Index.Nodes[i].ID] = g.Index.Nodes[i].ID
+		ids[f.Index.ID(i)] = g.Index.ID(i)
 		require.Equal(t, g.Index.Parent(i), f.Index.Parent(i), "parent of entry %d", i)
 		require.Equal(t, g.Entries[i].Type(), f.Entries[i].Type())
 		require.Equal(t, g.Entries[i].Role(), f.Entries[i].Role())

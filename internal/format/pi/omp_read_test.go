@@ -99,7 +99,7 @@ func TestOmpMultiLineEntry(t *testing.T) {
 	f, err := Open(p, Options{Dialect: DialectOmp})
 	require.NoError(t, err)
 	require.Len(t, f.Entries, 2)
-	require.EqualValues(t, 3, f.Entries[1].Line)
+	require.EqualValues(t, 3, f.Line(1))
 	ctx, err := f.BuildContext(tree.None)
 	require.NoError(t, err)
 	require.Len(t, ctx.Messages, 2)

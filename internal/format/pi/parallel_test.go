@@ -14,8 +14,8 @@ func indexSummary(f *File) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "dialect %s size %d name %q header %+v err %v slot %+v\n", f.Dialect, f.Size, f.Name, f.Header, f.HeaderErr, f.TitleSlot)
 	for i, e := range f.Entries {
-		n := f.Index.Nodes[i]
-		fmt.Fprintf(&b, "%d %d %d %s/%s %v %v %q %q %v parent=%d\n", e.Offset, e.Len, e.Line, e.Type(), e.Role(), e.NoID(), e.NullID(), n.ID, n.Parent, n.HasParent, f.Index.Parent(i))
+		n := f.Index.Node(i)
+		fmt.Fprintf(&b, "%d %d %d %s/%s %v %v %q %q %v parent=%d\n", e.Offset(), e.Len(), n.Line, e.Type(), e.Role(), e.NoID(), e.NullID(), n.ID, n.Parent, n.HasParent, f.Index.Parent(i))
 	}
 	for _, p := range f.Problems {
 		fmt.Fprintf(&b, "%+v\n", p)

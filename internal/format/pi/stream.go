@@ -47,25 +47,25 @@ func (r *lineReader) entry(i int) (pathEntry, error) {
 // the next call.
 func (r *lineReader) raw(i int) ([]byte, error) {
 	e := r.f.Entries[i]
-	if e.Offset < r.pos || e.Offset-r.pos > maxSkip {
-		if _, err := r.fh.Seek(e.Offset, io.SeekStart); err != nil {
+	if e.Offset() < r.pos || e.Offset()-r.pos > maxSkip {
+		if _, err := r.fh.Seek(e.Offset(), io.SeekStart); err != nil {
 			return nil, err
 		}
 		r.br.Reset(r.fh)
-		r.pos = e.Offset
-	} else if gap := e.Offset - r.pos; gap > 0 {
+		r.pos = e.Offset()
+	} else if gap := e.Offset() - r.pos; gap > 0 {
 		if _, err := r.br.Discard(int(gap)); err != nil {
 			return nil, err
 		}
-		r.pos = e.Offset
+		r.pos = e.Offset()
 	}
-	if int64(cap(r.buf)) < e.Len {
-		r.buf = make([]byte, e.Len)
+	if int64(cap(r.buf)) < e.Len() {
+		r.buf = make([]byte, e.Len())
 	}
-	b := r.buf[:e.Len]
+	b := r.buf[:e.Len()]
 	n, err := io.ReadFull(r.br, b)
 	r.pos += int64(n)
-	if err != nil && !(errors.Is(err, io.ErrUnexpectedEOF) && int64(n) == e.Len-1) {
+	if err != nil && !(errors.Is(err, io.ErrUnexpectedEOF) && int64(n) == e.Len()-1) {
 		return nil, err
 	}
 	b = b[:n]
@@ -83,20 +83,20 @@ func (r *lineReader) raw(i int) ([]byte, error) {
 // call. A line longer than n is not read past n.
 func (r *lineReader) prefix(i int, n int64) ([]byte, error) {
 	e := r.f.Entries[i]
-	if e.Len <= n || r.f.edits != nil {
+	if e.Len() <= n || r.f.edits != nil {
 		return r.raw(i)
 	}
-	if e.Offset < r.pos || e.Offset-r.pos > maxSkip {
-		if _, err := r.fh.Seek(e.Offset, io.SeekStart); err != nil {
+	if e.Offset() < r.pos || e.Offset()-r.pos > maxSkip {
+		if _, err := r.fh.Seek(e.Offset(), io.SeekStart); err != nil {
 			return nil, err
 		}
 		r.br.Reset(r.fh)
-		r.pos = e.Offset
-	} else if gap := e.Offset - r.pos; gap > 0 {
+		r.pos = e.Offset()
+	} else if gap := e.Offset() - r.pos; gap > 0 {
 		if _, err := r.br.Discard(int(gap)); err != nil {
 			return nil, err
 		}
-		r.pos = e.Offset
+		r.pos = e.Offset()
 	}
 	if int64(cap(r.buf)) < n {
 		r.buf = make([]byte, n)

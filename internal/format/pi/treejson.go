@@ -51,8 +51,8 @@ func (f *File) WriteTreeJSON(out io.Writer, leaf int) error {
 	ids(x.Roots())
 	w.WriteString(`,"nodes":[`)
 	var line [16]byte
-	for i := range x.Nodes {
-		n := &x.Nodes[i]
+	for i := range x.Len() {
+		n := x.Node(i)
 		e := &f.Entries[i]
 		if i > 0 {
 			w.WriteByte(',')
@@ -82,7 +82,7 @@ func (f *File) WriteTreeJSON(out io.Writer, leaf int) error {
 			}
 		}
 		w.WriteString(`,"line":`)
-		w.Write(appendInt(line[:0], int64(e.Line)))
+		w.Write(appendInt(line[:0], int64(n.Line)))
 		w.WriteString(`,"children":[`)
 		for k, c := range x.Children(i) {
 			if k > 0 {

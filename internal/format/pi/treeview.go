@@ -24,10 +24,10 @@ func (f *File) TreeModel(leaf int) *model.Tree {
 		leaf = x.Last()
 	}
 	t := &model.Tree{Nodes: make([]model.TreeNode, x.Len()), Leaf: leaf, Active: make([]bool, x.Len())}
-	for i := range x.Nodes {
-		n := &x.Nodes[i]
+	for i := range x.Len() {
+		n := x.Node(i)
 		e := &f.Entries[i]
-		tn := model.TreeNode{ID: displayID(n.ID), HasParent: n.HasParent, Type: e.Type(), Role: e.Role(), Line: int(e.Line)}
+		tn := model.TreeNode{ID: displayID(n.ID), HasParent: n.HasParent, Type: e.Type(), Role: e.Role(), Line: int(n.Line)}
 		if n.HasParent {
 			tn.ParentID = displayID(n.Parent)
 		}
@@ -121,12 +121,12 @@ func (s *treeSource) Footer() *model.TreeFooter {
 	x := f.Index
 	var d model.TreeFooter
 	for _, i := range f.Orphans() {
-		d.Orphans = append(d.Orphans, model.FooterNode{Line: int(f.Entries[i].Line), ID: displayID(x.Nodes[i].ID), Parent: displayID(x.Nodes[i].Parent)})
+		d.Orphans = append(d.Orphans, model.FooterNode{Line: int(f.Line(i)), ID: displayID(x.ID(i)), Parent: displayID(x.ParentID(i))})
 	}
 	for _, c := range x.Cycles() {
 		cyc := make([]model.FooterNode, len(c))
 		for k, n := range c {
-			cyc[k] = model.FooterNode{Line: int(f.Entries[n].Line), ID: displayID(x.Nodes[n].ID)}
+			cyc[k] = model.FooterNode{Line: int(f.Line(n)), ID: displayID(x.ID(n))}
 		}
 		d.Cycles = append(d.Cycles, cyc)
 	}
@@ -137,9 +137,9 @@ func (s *treeSource) Footer() *model.TreeFooter {
 				lines[id] = nil
 			}
 		}
-		for i := range x.Nodes {
-			if l, ok := lines[x.Nodes[i].ID]; ok {
-				lines[x.Nodes[i].ID] = append(l, int(f.Entries[i].Line))
+		for i := range x.Len() {
+			if l, ok := lines[x.ID(i)]; ok {
+				lines[x.ID(i)] = append(l, int(f.Line(i)))
 			}
 		}
 		for _, id := range dups {
@@ -216,18 +216,18 @@ func (s *treeSource) Keep(i int) bool {
 	case "compaction", "branch_summary":
 		return true
 	}
-	if x.Parent(i) == tree.None && x.Nodes[i].HasParent { // orphan or own parent
+	if x.Parent(i) == tree.None && x.HasParent(i) { // orphan or own parent
 		return true
 	}
-	return s.f.Labels[x.Nodes[i].ID] != ""
+	return s.f.Labels[x.ID(i)] != ""
 }
 
 // Node is node i as TreeModel and FillText make it (without Children).
 func (s *treeSource) Node(i int) (model.TreeNode, error) {
 	f, x := s.f, s.f.Index
 	tn := f.treeNode(i)
-	if x.Nodes[i].HasParent && x.Parent(i) == tree.None {
-		if p, ok := x.Lookup(x.Nodes[i].Parent); ok && p == i {
+	if x.HasParent(i) && x.Parent(i) == tree.None {
+		if p, ok := x.Lookup(x.ParentID(i)); ok && p == i {
 			tn.Marks = append(tn.Marks, "own parent")
 		} else if !f.HeaderParented(i) {
 			tn.Marks = append(tn.Marks, "orphan: parent "+tn.ParentID+" missing")
@@ -244,7 +244,7 @@ func (s *treeSource) Node(i int) (model.TreeNode, error) {
 		s.lr = lr
 	}
 	e := &f.Entries[i]
-	if e.Len > jsonl.LongLine {
+	if e.Len() > jsonl.LongLine {
 		// A line this long is not read whole to draw one row: the members
 		// before the first cut value (the timestamp, in pi's own lines)
 		// come from its start, the text says what it is.
@@ -253,7 +253,7 @@ func (s *treeSource) Node(i int) (model.TreeNode, error) {
 			return tn, err
 		}
 		_, ts := summarize(line, e.Type())
-		tn.Text = fmt.Sprintf("(a line of %.1f MB, not summarized)", float64(e.Len)/1e6)
+		tn.Text = fmt.Sprintf("(a line of %.1f MB, not summarized)", float64(e.Len())/1e6)
 		if ms, ok := jsTimeMs(ts); ok && ts != nil && ts[0] == '"' {
 			tn.Time = time.UnixMilli(ms)
 		}
@@ -275,9 +275,9 @@ func (s *treeSource) Node(i int) (model.TreeNode, error) {
 // the marks that need the whole tree (orphan, own parent, cycle).
 func (f *File) treeNode(i int) model.TreeNode {
 	x := f.Index
-	n := &x.Nodes[i]
+	n := x.Node(i)
 	e := &f.Entries[i]
-	tn := model.TreeNode{ID: displayID(n.ID), HasParent: n.HasParent, Type: e.Type(), Role: e.Role(), Line: int(e.Line)}
+	tn := model.TreeNode{ID: displayID(n.ID), HasParent: n.HasParent, Type: e.Type(), Role: e.Role(), Line: int(n.Line)}
 	if n.HasParent {
 		tn.ParentID = displayID(n.Parent)
 	}
@@ -308,7 +308,7 @@ var markShadowed = []string{"duplicate id, shadowed"}[:1:1]
 // FillText reads the lines of the given nodes and sets their text and time.
 func (f *File) FillText(t *model.Tree, nodes []int) error {
 	sorted := append([]int(nil), nodes...)
-	sort.Slice(sorted, func(a, b int) bool { return f.Entries[sorted[a]].Offset < f.Entries[sorted[b]].Offset })
+	sort.Slice(sorted, func(a, b int) bool { return f.Entries[sorted[a]].Offset() < f.Entries[sorted[b]].Offset() })
 	fh, err := os.Open(f.Path)
 	if err != nil {
 		return err
@@ -316,7 +316,7 @@ func (f *File) FillText(t *model.Tree, nodes []int) error {
 	defer fh.Close()
 	for _, i := range sorted {
 		e := f.Entries[i]
-		line, err := jsonl.ReadLineAt(fh, e.Offset, e.Len)
+		line, err := jsonl.ReadLineAt(fh, e.Offset(), e.Len())
 		if err != nil {
 			return err
 		}

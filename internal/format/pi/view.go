@@ -91,7 +91,7 @@ func (f *File) HeaderLines(ctx *Context, title string) []string {
 	}
 	if ctx.Leaf != tree.None {
 		h = append(h, fmt.Sprintf("leaf %s (line %d) · %d entries on the path",
-			f.DisplayID(ctx.Leaf), f.Entries[ctx.Leaf].Line, len(ctx.Path)))
+			f.DisplayID(ctx.Leaf), f.Line(ctx.Leaf), len(ctx.Path)))
 	}
 	if f.Dialect == DialectOmp || f.Dialect == DialectXcsh {
 		return append(h, ompHeaderLines(ctx)...)
