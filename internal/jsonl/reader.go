@@ -386,24 +386,26 @@ func (r *Reader) classify(b []byte, newline bool) (Kind, *fastjson.Value) {
 
 var errInvalidJSON = errors.New("invalid JSON")
 
-// classifyScan classifies a line body with a capture-mode Scanner.
+// classifyScan classifies a line body with a capture-mode Scanner. A line
+// that scans as JSON can hold no NUL byte (nor be blank), so the blank and
+// NUL tests run only on lines that fail to scan: one pass over a valid line.
 func classifyScan(s *Scanner, b []byte, newline bool) Kind {
+	if s.Scan(b) {
+		if s.IsObject() {
+			return Object
+		}
+		return NonObject
+	}
 	if isBlank(b) {
 		return Blank
 	}
 	if bytes.IndexByte(b, 0) >= 0 {
 		return NULRun
 	}
-	if !s.Scan(b) {
-		if !newline {
-			return TornTail
-		}
-		return Malformed
+	if !newline {
+		return TornTail
 	}
-	if !s.IsObject() {
-		return NonObject
-	}
-	return Object
+	return Malformed
 }
 
 // hasControl reports whether b contains a byte below 0x20, eight bytes at a

@@ -1,7 +1,6 @@
 package jsonl
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"math/bits"
@@ -32,6 +31,7 @@ type Scanner struct {
 	b       []byte
 	i       int
 	object  bool
+	esc     bool     // the last string scanned held an escape
 	Top     [][]byte // raw values of f.Top members (nil when absent)
 	Sub     [][]byte // raw values of f.SubKeys members of the Sub object
 }
@@ -76,13 +76,15 @@ const (
 	capSub
 )
 
-func keyIndex(raw []byte, keys []string) int {
+// keyIndex returns the index of the key raw (its bytes between the quotes)
+// in keys, or -1; escaped says whether raw holds an escape.
+func keyIndex(raw []byte, keys []string, escaped bool) int {
 	for k, name := range keys {
 		if string(raw) == name {
 			return k
 		}
 	}
-	if bytes.IndexByte(raw, '\\') >= 0 { // an escaped key: decode it
+	if escaped { // an escaped key: decode it
 		var str string
 		if json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &str) == nil {
 			for k, name := range keys {
@@ -132,13 +134,13 @@ func (s *Scanner) value(depth int, mode int) bool {
 			slot, sub := -1, capNone
 			switch mode {
 			case capTop:
-				slot = keyIndex(s.b[ks+1:s.i-1], s.f.Top)
+				slot = keyIndex(s.b[ks+1:s.i-1], s.f.Top, s.esc)
 				if slot >= 0 && slot == s.subSlot {
 					clear(s.Sub)
 					sub = capSub
 				}
 			case capSub:
-				slot = keyIndex(s.b[ks+1:s.i-1], s.f.SubKeys)
+				slot = keyIndex(s.b[ks+1:s.i-1], s.f.SubKeys, s.esc)
 			}
 			s.ws()
 			if s.i >= len(s.b) || s.b[s.i] != ':' {
@@ -272,18 +274,27 @@ const (
 	msb = 0x8080808080808080
 )
 
+// special returns, in the high bit of each byte of the little-endian word
+// x, a mask whose lowest set bit marks the first byte of x that is '"',
+// '\\' or below 0x20 (0 when there is none; bits above the first may be
+// false positives, as borrows run upward). Bytes of 0x80 and more never
+// match, and x^'"' and x^'\\' have the high bit of x, so one &^x serves
+// the three tests.
+func special(x uint64) uint64 {
+	q := x ^ (lsb * '"')
+	e := x ^ (lsb * '\\')
+	return ((x - lsb*0x20) | (q - lsb) | (e - lsb)) &^ x & msb
+}
+
 // str validates the string starting at b[i] == '"', eight bytes at a time
-// until the first '"', '\\' or control character.
+// (special) up to each '"', '\\' or control character.
 func (s *Scanner) str() bool {
 	b := s.b
 	i := s.i + 1
+	s.esc = false
 	for {
 		for i+8 <= len(b) {
-			x := binary.LittleEndian.Uint64(b[i:])
-			q := x ^ (lsb * '"')
-			e := x ^ (lsb * '\\')
-			t := ((x-lsb*0x20)&^x | (q-lsb)&^q | (e-lsb)&^e) & msb
-			if t != 0 {
+			if t := special(binary.LittleEndian.Uint64(b[i:])); t != 0 {
 				i += bits.TrailingZeros64(t) >> 3
 				break
 			}
@@ -295,20 +306,18 @@ func (s *Scanner) str() bool {
 		if i >= len(b) {
 			return false
 		}
-		switch c := b[i]; {
-		case c == '"':
+		if b[i] == '"' {
 			s.i = i + 1
 			return true
-		case c < 0x20:
+		}
+		if b[i] != '\\' || i+1 >= len(b) { // a control character, or a cut escape
 			return false
 		}
-		if i+1 >= len(b) {
-			return false
-		}
-		switch b[i+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		s.esc = true
+		switch escapes[b[i+1]] {
+		case 2:
 			i += 2
-		case 'u':
+		case 6:
 			if i+6 > len(b) {
 				return false
 			}
@@ -323,3 +332,7 @@ func (s *Scanner) str() bool {
 		}
 	}
 }
+
+// escapes gives, for the byte after a backslash, the length of the escape
+// it starts (0: not an escape).
+var escapes = [256]uint8{'"': 2, '\\': 2, '/': 2, 'b': 2, 'f': 2, 'n': 2, 'r': 2, 't': 2, 'u': 6}

@@ -454,7 +454,7 @@ func (s *streamScanner) endKey() {
 		return
 	}
 	if len(s.stack) == 1 {
-		slot := keyIndex(s.key, s.f.Top)
+		slot := keyIndex(s.key, s.f.Top, bytes.IndexByte(s.key, '\\') >= 0)
 		if slot >= 0 && slot == s.subSlot {
 			clear(s.Sub)
 			clear(s.SubClipped)
@@ -465,7 +465,7 @@ func (s *streamScanner) endKey() {
 		s.pending, s.pendingMode = slot, capTop
 		return
 	}
-	s.pending, s.pendingMode = keyIndex(s.key, s.f.SubKeys), capSub
+	s.pending, s.pendingMode = keyIndex(s.key, s.f.SubKeys, bytes.IndexByte(s.key, '\\') >= 0), capSub
 }
 
 // Close ends the text and reports whether it was exactly one valid JSON
