@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -26,4 +27,40 @@ func TestScannerCaptures(t *testing.T) {
 	}
 	require.True(t, s.Scan([]byte(`[{"type":"x"}]`)))
 	require.False(t, s.IsObject())
+}
+
+// TestStringScanWordBoundaries runs the word-at-a-time string scan over
+// strings holding one or two chosen bytes at every position of the first
+// two words (and the tail), comparing with encoding/json: the borrow
+// arithmetic of special must find the first '"', '\\' or control byte
+// wherever it sits, with any byte before or after it.
+func TestStringScanWordBoundaries(t *testing.T) {
+	interesting := []byte{0x00, 0x01, 0x1f, 0x20, 0x21, '"', 0x23, '/', 'n', 'u', 0x5b, '\\', 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xdf, 0xe0, 0xff}
+	s := NewScanner(nil)
+	buf := make([]byte, 0, 32)
+	n := 0
+	for length := 1; length <= 19; length++ {
+		for p1 := 0; p1 < length; p1++ {
+			for p2 := p1; p2 < length; p2++ {
+				for _, c1 := range interesting {
+					for _, c2 := range interesting {
+						buf = append(buf[:0], '"')
+						for k := 0; k < length; k++ {
+							buf = append(buf, 'a'+byte(k%26))
+						}
+						buf[1+p1] = c1
+						if p2 > p1 {
+							buf[1+p2] = c2
+						}
+						buf = append(buf, '"')
+						if got, want := s.Scan(buf), json.Valid(buf); got != want {
+							t.Fatalf("Scan(%q) = %v, json.Valid = %v", buf, got, want)
+						}
+						n++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d strings", n)
 }
