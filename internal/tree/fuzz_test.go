@@ -2,8 +2,24 @@ package tree
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
+
+// fuzzID maps a letter to an id: 'o' is the empty id, 'n' and 'p' are long
+// (255 and 300 bytes: past what the arena's length byte holds), the others
+// are the letter itself.
+func fuzzID(c byte) string {
+	switch c {
+	case 'o':
+		return ""
+	case 'n':
+		return strings.Repeat("n", 255)
+	case 'p':
+		return strings.Repeat("p", 300)
+	}
+	return string(c)
+}
 
 // fuzzNodes turns bytes into a node list: byte 0 picks the policy, then each
 // pair of bytes is (id, parent) over a small alphabet so that duplicates,
@@ -18,17 +34,17 @@ func fuzzNodes(data []byte) (Policy, []Node) {
 	const alpha = "abcdefghijklmnop"
 	var nodes []Node
 	for i := 0; i+1 < len(data) && len(nodes) < 256; i += 2 {
-		id := string(alpha[int(data[i])%len(alpha)])
+		id := fuzzID(alpha[int(data[i])%len(alpha)])
 		var parent string
 		switch c := data[i+1] % 20; {
 		case c < 16:
-			parent = string(alpha[c])
+			parent = fuzzID(alpha[c])
 		case c < 18:
 			parent = "" // root
 		default:
 			parent = "z" // unknown id: orphan
 		}
-		nodes = append(nodes, Node{ID: id, Parent: parent})
+		nodes = append(nodes, Node{ID: id, Parent: parent, Line: int32(len(nodes) + 1)})
 	}
 	return p, nodes
 }
@@ -109,9 +125,18 @@ func FuzzIndex(f *testing.F) {
 	f.Add([]byte{0, 0, 18, 1, 0, 0, 19, 2, 2, 3, 3, 4}) // orphans and self-parents
 	f.Fuzz(func(t *testing.T, data []byte) {
 		pol, nodes := fuzzNodes(data)
-		x := New(pol, len(nodes))
+		hint := 0 // bit 1 of byte 0: pre-size the index or let it grow
+		if len(data) > 0 && data[0]&2 != 0 {
+			hint = len(nodes)
+		}
+		x := New(pol, hint)
 		for _, n := range nodes {
 			x.Add(n)
+		}
+		for i, nd := range nodes { // before Finish too
+			if x.ID(i) != nd.ID || x.ParentID(i) != nd.Parent {
+				t.Fatalf("before Finish: node %d is %q<%q, want %q<%q", i, x.ID(i), x.ParentID(i), nd.ID, nd.Parent)
+			}
 		}
 		x.Finish()
 		o := newOracle(pol, nodes)
@@ -139,6 +164,12 @@ func FuzzIndex(f *testing.F) {
 			if childCount[i] == 0 {
 				wantLeaves = append(wantLeaves, i)
 			}
+			if x.ID(i) != nd.ID || x.ParentID(i) != nd.Parent || x.HasParent(i) != (nd.Parent != "") || x.Line(i) != nd.Line {
+				t.Fatalf("node %d is %+v, want %+v", i, x.Node(i), nd)
+			}
+			if got, ok := x.Lookup(nd.ID); !ok || got != o.byID[nd.ID] {
+				t.Fatalf("Lookup(%q) = %d, %v, want %d", nd.ID, got, ok, o.byID[nd.ID])
+			}
 			if want, _ := o.byID[nd.ID]; x.Shadowed(i) != (want != i) {
 				t.Fatalf("Shadowed(%d) = %v", i, x.Shadowed(i))
 			}
@@ -163,6 +194,9 @@ func FuzzIndex(f *testing.F) {
 			if !slices.Equal(got, want) {
 				t.Fatalf("%s = %v, want %v", name, got, want)
 			}
+		}
+		if _, ok := x.Lookup("z"); ok {
+			t.Fatalf("Lookup(z) found an id no node has")
 		}
 		eq("Roots", x.Roots(), wantRoots)
 		eq("Orphans", x.Orphans(), wantOrphans)

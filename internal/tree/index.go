@@ -5,9 +5,23 @@
 // roots are normal), leaves, orphans (the parent id names no entry), self
 // parents, cycles, duplicate ids and the root→leaf path of any entry, with a
 // cycle guard. It stores ids and small integers only, never payloads.
+//
+// Memory: per entry the finished index holds an id handle, a line number, the
+// resolved parent, a child-row start and (for entries with a parent) a slot
+// in the child list, 4 bytes each, plus one bit for "has a parent id". Ids
+// are stored once each in an append-only byte arena (a length byte and the
+// bytes), found through an open-addressing table of entry numbers (4 bytes a
+// slot, at most three quarters full). Repeated ids (duplicates, every entry
+// without an id) share one copy. A parent id that names no entry is kept in
+// the arena too and found by binary search in a list of the orphans.
 package tree
 
-import "slices"
+import (
+	"hash/maphash"
+	"slices"
+	"sort"
+	"unsafe"
+)
 
 // Policy says which entry an id resolves to when it occurs more than once.
 type Policy uint8
@@ -22,7 +36,7 @@ const (
 // None is the node number of "no node".
 const None = -1
 
-// Node is one entry of the index.
+// Node is one entry of the index, as given to Add and returned by Node.
 type Node struct {
 	ID        string
 	Parent    string // parent id as stored ("" when absent or null)
@@ -32,114 +46,186 @@ type Node struct {
 
 // Index is the id/parent index of one file. Build it with Add then Finish.
 type Index struct {
-	nodes  []Node
 	policy Policy
 
-	byID       map[string]int32
-	parent     []int32 // resolved parent node or None
+	ids   []uint32 // id handle of each node (into ar)
+	lines []int32
+	// par holds, while building, the handle of each node's parent id (0
+	// when it has none) and, after Finish, the resolved parent node or None.
+	par    []int32
+	hasPar []uint64 // bit i: node i has a parent id
+	ar     arena
+	// tab is an open-addressing hash table of node+1 (0 = empty slot): the
+	// node each distinct id resolves to under the policy.
+	tab   []uint32
+	nKeys int
+	// orphans holds, after Finish, the parent id handles of the nodes whose
+	// parent id names no node, in node order.
+	orphans []orphan
+
 	childStart []int32 // children of i are childList[childStart[i]:childStart[i+1]]
 	childList  []int32
 	dups       []string
-	dupSeen    map[string]bool
+	dupSeen    map[uint32]bool // id handles that occur more than once
 	finished   bool
 	cycles     [][]int
 	inCycle    []bool
 }
 
+type orphan struct {
+	node int32
+	h    uint32
+}
+
 // New returns an empty index resolving duplicates by p. sizeHint pre-sizes it.
 func New(p Policy, sizeHint int) *Index {
-	return &Index{
-		policy: p,
-		nodes:  make([]Node, 0, sizeHint),
-		byID:   make(map[string]int32, sizeHint),
+	x := &Index{policy: p}
+	x.Grow(sizeHint)
+	n := 16
+	for n*3 < sizeHint*4 {
+		n *= 2
 	}
+	x.tab = make([]uint32, n)
+	return x
 }
 
 // Add appends an entry in file order and returns its node number.
+// n.HasParent is ignored: an entry has a parent when n.Parent is not "".
 func (x *Index) Add(n Node) int {
-	n.HasParent = n.Parent != ""
-	i := int32(len(x.nodes))
-	x.nodes = append(x.nodes, n)
-	if x.policy == LastWins {
-		// One map operation: the map grows exactly when the id is new.
-		before := len(x.byID)
-		x.byID[n.ID] = i
-		if len(x.byID) == before {
-			x.addDup(n.ID)
-		}
-		return int(i)
-	}
-	if prev, ok := x.byID[n.ID]; ok {
-		if x.dupSeen == nil {
-			x.dupSeen = map[string]bool{}
-		}
-		if !x.dupSeen[n.ID] {
-			x.dupSeen[n.ID] = true
-			x.dups = append(x.dups, n.ID)
-		}
+	i := len(x.ids)
+	x.growTable()
+	slot, found := x.find(n.ID)
+	var h uint32
+	if found {
+		h = x.ids[x.tab[slot]-1] // share the first copy of the id
 		if x.policy == LastWins {
-			x.byID[n.ID] = i
-		} else {
-			_ = prev
+			x.tab[slot] = uint32(i + 1)
 		}
+		x.addDup(h)
 	} else {
-		x.byID[n.ID] = i
+		h = x.ar.add(n.ID)
+		x.tab[slot] = uint32(i + 1)
+		x.nKeys++
 	}
-	return int(i)
+	x.ids = append(x.ids, h)
+	x.lines = append(x.lines, n.Line)
+	if i%64 == 0 {
+		x.hasPar = append(x.hasPar, 0)
+	}
+	var ph uint32
+	if n.Parent != "" {
+		x.hasPar[i/64] |= 1 << (i % 64)
+		switch {
+		case i > 0 && x.ar.str(x.ids[i-1]) == n.Parent:
+			ph = x.ids[i-1] // the usual chain
+		default:
+			if s, ok := x.find(n.Parent); ok {
+				ph = x.ids[x.tab[s]-1]
+			} else {
+				ph = x.ar.add(n.Parent) // a later entry's id, or dangling
+			}
+		}
+	}
+	x.par = append(x.par, int32(ph))
+	return i
 }
 
-func (x *Index) addDup(id string) {
+func (x *Index) addDup(h uint32) {
 	if x.dupSeen == nil {
-		x.dupSeen = map[string]bool{}
+		x.dupSeen = map[uint32]bool{}
 	}
-	if !x.dupSeen[id] {
-		x.dupSeen[id] = true
-		x.dups = append(x.dups, id)
+	if !x.dupSeen[h] {
+		x.dupSeen[h] = true
+		x.dups = append(x.dups, x.ar.str(h))
 	}
 }
 
-// unique reports whether id occurs once at most (no map lookup unless the
-// file has duplicate ids).
-func (x *Index) unique(id string) bool { return x.dupSeen == nil || !x.dupSeen[id] }
+// unique reports whether the id with handle h occurs once at most (no map
+// lookup unless the file has duplicate ids).
+func (x *Index) unique(h uint32) bool { return x.dupSeen == nil || !x.dupSeen[h] }
+
+var seed = maphash.MakeSeed()
+
+// find returns the table slot holding id s, or the empty slot where it goes.
+func (x *Index) find(s string) (slot int, found bool) {
+	mask := len(x.tab) - 1
+	i := int(maphash.String(seed, s)) & mask
+	for {
+		v := x.tab[i]
+		if v == 0 {
+			return i, false
+		}
+		if x.ar.str(x.ids[v-1]) == s {
+			return i, true
+		}
+		i = (i + 1) & mask
+	}
+}
+
+// growTable doubles the table before it gets more than three quarters full.
+func (x *Index) growTable() {
+	if len(x.tab) == 0 {
+		x.tab = make([]uint32, 16)
+	}
+	if (x.nKeys+1)*4 <= len(x.tab)*3 {
+		return
+	}
+	old := x.tab
+	x.tab = make([]uint32, 2*len(old))
+	mask := len(x.tab) - 1
+	for _, v := range old {
+		if v == 0 {
+			continue
+		}
+		i := int(maphash.String(seed, x.ar.str(x.ids[v-1]))) & mask
+		for x.tab[i] != 0 {
+			i = (i + 1) & mask
+		}
+		x.tab[i] = v
+	}
+}
 
 // Grow makes room for at least n more entries without reallocating.
 func (x *Index) Grow(n int) {
 	if n > 0 {
-		x.nodes = slices.Grow(x.nodes, n)
+		x.ids = slices.Grow(x.ids, n)
+		x.lines = slices.Grow(x.lines, n)
+		x.par = slices.Grow(x.par, n)
+		x.hasPar = slices.Grow(x.hasPar, (len(x.ids)+n+63)/64-len(x.hasPar))
 	}
 }
 
-// Finish resolves parents, children and cycles. Call it once after the last Add.
+// Finish resolves parents, children and cycles. Call it once after the last
+// Add; later calls do nothing.
 //
-// Besides the nodes and the id map, the finished index holds 12 bytes per
-// entry (resolved parent, child row start, child list); building it needs one
-// more byte per entry for a moment (the cycle walk's state).
+// Building it needs, besides the finished index, one byte per entry for a
+// moment (the cycle walk's state).
 func (x *Index) Finish() {
-	n := len(x.nodes)
-	x.parent = make([]int32, n)
+	if x.finished {
+		return
+	}
+	n := len(x.ids)
 	// Children in compressed rows without a separate fill array: s[p+2]
 	// counts p's children, the prefix sums make s[p+1] the start of p's row,
 	// and placing each child advances s[p+1] to the start of row p+1, so that
 	// afterwards s[k] is the start of row k. File order is kept because i grows.
 	s := make([]int32, n+2)
-	for i := range x.nodes {
-		x.parent[i] = None
-		nd := &x.nodes[i]
-		if !nd.HasParent {
+	for i := range n {
+		if !x.HasParent(i) {
+			x.par[i] = None
 			continue
 		}
-		var p int32
-		if i > 0 && x.nodes[i-1].ID == nd.Parent && x.unique(nd.Parent) {
-			p = int32(i - 1) // the usual chain: no lookup in the id map
+		h := uint32(x.par[i])
+		p := int32(None)
+		if i > 0 && x.ids[i-1] == h && x.unique(h) {
+			p = int32(i - 1) // the usual chain: no lookup
+		} else if slot, ok := x.find(x.ar.str(h)); ok {
+			p = int32(x.tab[slot] - 1)
 		} else {
-			var ok bool
-			if p, ok = x.byID[nd.Parent]; !ok {
-				continue
-			}
+			x.orphans = append(x.orphans, orphan{int32(i), h})
 		}
-		nd.Parent = x.nodes[p].ID // share the parent's string: one copy of each id
-		x.parent[i] = p
-		if int(p) != i {
+		x.par[i] = p
+		if p != None && int(p) != i {
 			s[p+2]++
 		}
 	}
@@ -147,8 +233,8 @@ func (x *Index) Finish() {
 		s[i] += s[i-1]
 	}
 	x.childList = make([]int32, s[n+1])
-	for i := range x.nodes {
-		p := x.parent[i]
+	for i := range n {
+		p := x.par[i]
 		if p == None || int(p) == i {
 			continue
 		}
@@ -160,10 +246,196 @@ func (x *Index) Finish() {
 	x.finished = true
 }
 
+// Len is the number of entries.
+func (x *Index) Len() int { return len(x.ids) }
+
+// ID returns the id of node i as it was added. The string shares the
+// index's memory (it stays valid and unchanged for as long as it is used).
+func (x *Index) ID(i int) string { return x.ar.str(x.ids[i]) }
+
+// ParentID returns the parent id of node i as stored ("" when it has none).
+func (x *Index) ParentID(i int) string {
+	if !x.HasParent(i) {
+		return ""
+	}
+	if !x.finished {
+		return x.ar.str(uint32(x.par[i]))
+	}
+	if p := x.par[i]; p != None {
+		return x.ar.str(x.ids[p]) // the parent's own id: the same string
+	}
+	k := sort.Search(len(x.orphans), func(k int) bool { return x.orphans[k].node >= int32(i) })
+	return x.ar.str(x.orphans[k].h)
+}
+
+// HasParent reports whether node i has a parent id (a non-empty string).
+func (x *Index) HasParent(i int) bool { return x.hasPar[i/64]&(1<<(i%64)) != 0 }
+
+// Line returns the line number node i was added with.
+func (x *Index) Line(i int) int32 { return x.lines[i] }
+
+// Node returns node i as a value (ID, Parent, HasParent, Line).
+func (x *Index) Node(i int) Node {
+	return Node{ID: x.ID(i), Parent: x.ParentID(i), HasParent: x.HasParent(i), Line: x.lines[i]}
+}
+
+// Lookup returns the node an id resolves to under the index's policy.
+func (x *Index) Lookup(id string) (int, bool) {
+	if len(x.tab) == 0 {
+		return 0, false
+	}
+	slot, ok := x.find(id)
+	if !ok {
+		return 0, false
+	}
+	return int(x.tab[slot] - 1), true
+}
+
+// Parent returns the resolved parent node of i, or None (no parent, unknown
+// parent, or i is its own parent).
+func (x *Index) Parent(i int) int {
+	p := int(x.par[i])
+	if p == i {
+		return None
+	}
+	return p
+}
+
+// Children returns the children of i in file order (do not modify).
+func (x *Index) Children(i int) []int32 {
+	return x.childList[x.childStart[i]:x.childStart[i+1]]
+}
+
+// Roots returns the nodes with no parent id, in file order.
+func (x *Index) Roots() []int {
+	var out []int
+	for i := range x.ids {
+		if !x.HasParent(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// CountRoots returns the number of nodes with no parent id and the second
+// of them in file order (None when there are fewer than two), without
+// listing them all.
+func (x *Index) CountRoots() (n, second int) {
+	second = None
+	for i := range x.ids {
+		if !x.HasParent(i) {
+			n++
+			if n == 2 {
+				second = i
+			}
+		}
+	}
+	return n, second
+}
+
+// Orphans returns the nodes whose parent id names no entry, in file order.
+func (x *Index) Orphans() []int {
+	var out []int
+	for _, o := range x.orphans {
+		out = append(out, int(o.node))
+	}
+	return out
+}
+
+// SelfParents returns the nodes whose parent id is their own id.
+func (x *Index) SelfParents() []int {
+	var out []int
+	for i := range x.ids {
+		if x.par[i] == int32(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Cycles returns the parent cycles, excluding self-parents. Each cycle lists
+// node numbers in parent order: the parent of c[k] is c[k+1], the parent of
+// the last is c[0]; c[0] is the first cycle node reached by a scan in file
+// order.
+func (x *Index) Cycles() [][]int { return x.cycles }
+
+// InCycle reports whether node i is on a parent cycle.
+func (x *Index) InCycle(i int) bool { return x.inCycle != nil && x.inCycle[i] }
+
+// Duplicates returns the ids that occur more than once, in order of their
+// second occurrence.
+func (x *Index) Duplicates() []string { return x.dups }
+
+// Shadowed reports whether node i is an occurrence of a duplicate id that the
+// policy does not resolve to.
+func (x *Index) Shadowed(i int) bool {
+	h := x.ids[i]
+	if x.unique(h) {
+		return false
+	}
+	slot, _ := x.find(x.ar.str(h))
+	return int(x.tab[slot]-1) != i
+}
+
+// Leaves returns the nodes without children, in file order.
+func (x *Index) Leaves() []int {
+	var out []int
+	for i := range x.ids {
+		if x.childStart[i] == x.childStart[i+1] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Last returns the last node in file order (pi's active leaf), or None.
+func (x *Index) Last() int { return len(x.ids) - 1 }
+
+// Path returns the root→i path. If the parent walk meets a node twice (a
+// cycle, or a node that is its own parent), it stops before repeating and
+// reports cycle = true.
+func (x *Index) Path(i int) (path []int, cycle bool) {
+	if i < 0 || i >= len(x.ids) {
+		return nil, false
+	}
+	// A walk that ends at None within Len() steps met no node twice:
+	// collect it without remembering nodes. Only a walk into a cycle (rare)
+	// needs the set of nodes seen.
+	steps := 0
+	v := int32(i)
+	for ; v != None && steps <= len(x.ids) && x.par[v] != v; v = x.par[v] {
+		steps++
+	}
+	if v == None {
+		path = make([]int, 0, steps)
+		for v := int32(i); v != None; v = x.par[v] {
+			path = append(path, int(v))
+		}
+	} else {
+		seen := make(map[int32]struct{})
+		for v := int32(i); v != None; v = x.par[v] {
+			if _, ok := seen[v]; ok {
+				cycle = true
+				break
+			}
+			seen[v] = struct{}{}
+			path = append(path, int(v))
+			if x.par[v] == v { // its own parent: a loop of one
+				cycle = true
+				break
+			}
+		}
+	}
+	for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
+		path[a], path[b] = path[b], path[a]
+	}
+	return path, cycle
+}
+
 // findCycles finds every cycle of the parent function (each node has at most
 // one parent, so the graph is functional and each cycle is found once).
 func (x *Index) findCycles() {
-	n := len(x.nodes)
+	n := len(x.ids)
 	x.cycles = nil
 	state := make([]uint8, n) // 0 new, 1 on current walk, 2 done
 	x.inCycle = nil           // allocated when the first cycle is found
@@ -177,13 +449,13 @@ func (x *Index) findCycles() {
 		for v != None && state[v] == 0 {
 			state[v] = 1
 			walk = append(walk, v)
-			p := x.parent[v]
+			p := x.par[v]
 			if p == v { // self-parent: reported separately, not a cycle
 				break
 			}
 			v = p
 		}
-		if v != None && state[v] == 1 && x.parent[v] != v {
+		if v != None && state[v] == 1 && x.par[v] != v {
 			// v is on the current walk: the cycle is walk[pos(v):].
 			var cyc []int
 			for k := len(walk) - 1; k >= 0; k-- {
@@ -210,168 +482,67 @@ func (x *Index) findCycles() {
 	}
 }
 
-// Len is the number of entries.
-func (x *Index) Len() int { return len(x.nodes) }
-
-// ID returns the id of node i as it was added.
-func (x *Index) ID(i int) string { return x.nodes[i].ID }
-
-// ParentID returns the parent id of node i as stored ("" when it has none).
-func (x *Index) ParentID(i int) string { return x.nodes[i].Parent }
-
-// HasParent reports whether node i has a parent id (a non-empty string).
-func (x *Index) HasParent(i int) bool { return x.nodes[i].HasParent }
-
-// Line returns the line number node i was added with.
-func (x *Index) Line(i int) int32 { return x.nodes[i].Line }
-
-// Node returns node i as a value (ID, Parent, HasParent, Line).
-func (x *Index) Node(i int) Node { return x.nodes[i] }
-
-// Lookup returns the node an id resolves to under the index's policy.
-func (x *Index) Lookup(id string) (int, bool) {
-	i, ok := x.byID[id]
-	return int(i), ok
+// arena holds the ids: a handle below 1<<31 is chunk<<16 | offset of a
+// length byte followed by the bytes; a handle with the top bit set indexes
+// big (ids of 255 bytes or more, or any id once the chunks hold 2 GiB).
+// Bytes once written never change or move (a full chunk is never
+// reallocated; only the first, small chunk grows, and a grown copy keeps
+// the bytes an older view points to), so strings returned by str can share
+// them.
+type arena struct {
+	chunks [][]byte
+	big    []string
 }
 
-// Parent returns the resolved parent node of i, or None (no parent, unknown
-// parent, or i is its own parent).
-func (x *Index) Parent(i int) int {
-	p := int(x.parent[i])
-	if p == i {
-		return None
-	}
-	return p
-}
+const (
+	chunkBits = 16
+	chunkSize = 1 << chunkBits
+	maxChunks = 1 << (31 - chunkBits)
+	bigBit    = 1 << 31
+)
 
-// Children returns the children of i in file order (do not modify).
-func (x *Index) Children(i int) []int32 {
-	return x.childList[x.childStart[i]:x.childStart[i+1]]
-}
-
-// Roots returns the nodes with no parent id, in file order.
-func (x *Index) Roots() []int {
-	var out []int
-	for i := range x.nodes {
-		if !x.nodes[i].HasParent {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// CountRoots returns the number of nodes with no parent id and the second
-// of them in file order (None when there are fewer than two), without
-// listing them all.
-func (x *Index) CountRoots() (n, second int) {
-	second = None
-	for i := range x.nodes {
-		if !x.nodes[i].HasParent {
-			n++
-			if n == 2 {
-				second = i
+func (a *arena) add(s string) uint32 {
+	need := 1 + len(s)
+	if len(s) < 255 {
+		n := len(a.chunks)
+		if n > 0 && len(a.chunks[n-1])+need > chunkSize {
+			if n < maxChunks {
+				a.chunks = append(a.chunks, make([]byte, 0, chunkSize))
+				n++
+			} else {
+				n = -1
 			}
 		}
-	}
-	return n, second
-}
-
-// Orphans returns the nodes whose parent id names no entry, in file order.
-func (x *Index) Orphans() []int {
-	var out []int
-	for i := range x.nodes {
-		if x.nodes[i].HasParent && x.parent[i] == None {
-			out = append(out, i)
+		if n == 0 {
+			a.chunks = append(a.chunks, make([]byte, 0, 256))
+			n = 1
 		}
-	}
-	return out
-}
-
-// SelfParents returns the nodes whose parent id is their own id.
-func (x *Index) SelfParents() []int {
-	var out []int
-	for i := range x.nodes {
-		if x.parent[i] == int32(i) {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// Cycles returns the parent cycles, excluding self-parents. Each cycle lists
-// node numbers in parent order: the parent of c[k] is c[k+1], the parent of
-// the last is c[0]; c[0] is the first cycle node reached by a scan in file
-// order.
-func (x *Index) Cycles() [][]int { return x.cycles }
-
-// InCycle reports whether node i is on a parent cycle.
-func (x *Index) InCycle(i int) bool { return x.inCycle != nil && x.inCycle[i] }
-
-// Duplicates returns the ids that occur more than once, in order of their
-// second occurrence.
-func (x *Index) Duplicates() []string { return x.dups }
-
-// Shadowed reports whether node i is an occurrence of a duplicate id that the
-// policy does not resolve to.
-func (x *Index) Shadowed(i int) bool {
-	id := x.nodes[i].ID
-	if x.unique(id) {
-		return false
-	}
-	return int(x.byID[id]) != i
-}
-
-// Leaves returns the nodes without children, in file order.
-func (x *Index) Leaves() []int {
-	var out []int
-	for i := range x.nodes {
-		if x.childStart[i] == x.childStart[i+1] {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// Last returns the last node in file order (pi's active leaf), or None.
-func (x *Index) Last() int { return len(x.nodes) - 1 }
-
-// Path returns the root→i path. If the parent walk meets a node twice (a
-// cycle, or a node that is its own parent), it stops before repeating and
-// reports cycle = true.
-func (x *Index) Path(i int) (path []int, cycle bool) {
-	if i < 0 || i >= len(x.nodes) {
-		return nil, false
-	}
-	// A walk that ends at None within len(nodes) steps met no node twice:
-	// collect it without remembering nodes. Only a walk into a cycle (rare)
-	// needs the set of nodes seen.
-	steps := 0
-	v := int32(i)
-	for ; v != None && steps <= len(x.nodes) && x.parent[v] != v; v = x.parent[v] {
-		steps++
-	}
-	if v == None {
-		path = make([]int, 0, steps)
-		for v := int32(i); v != None; v = x.parent[v] {
-			path = append(path, int(v))
-		}
-	} else {
-		seen := make(map[int32]struct{})
-		for v := int32(i); v != None; v = x.parent[v] {
-			if _, ok := seen[v]; ok {
-				cycle = true
-				break
+		if n > 0 {
+			c := a.chunks[n-1]
+			if cap(c)-len(c) < need { // only the first chunk: grow by doubling
+				nc := make([]byte, len(c), min(chunkSize, max(2*cap(c), len(c)+need)))
+				copy(nc, c)
+				c = nc
 			}
-			seen[v] = struct{}{}
-			path = append(path, int(v))
-			if x.parent[v] == v { // its own parent: a loop of one
-				cycle = true
-				break
-			}
+			h := uint32(n-1)<<chunkBits | uint32(len(c))
+			c = append(c, byte(len(s)))
+			a.chunks[n-1] = append(c, s...)
+			return h
 		}
 	}
-	for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
-		path[a], path[b] = path[b], path[a]
+	a.big = append(a.big, s)
+	return bigBit | uint32(len(a.big)-1)
+}
+
+func (a *arena) str(h uint32) string {
+	if h&bigBit != 0 {
+		return a.big[h&^bigBit]
 	}
-	return path, cycle
+	c := a.chunks[h>>chunkBits]
+	off := h & (chunkSize - 1)
+	n := int(c[off])
+	if n == 0 {
+		return ""
+	}
+	return unsafe.String(&c[off+1], n)
 }

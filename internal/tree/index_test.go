@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -290,4 +291,56 @@ func itoa(i int) string {
 		}
 	}
 	return string(b[pos:])
+}
+
+// Many ids fill several arena chunks (and grow the first one and the table
+// from nothing): every id and parent id reads back, ids returned early keep
+// their value while more are added, and lookups find the last occurrence.
+func TestManyIDs(t *testing.T) {
+	x := New(LastWins, 0)
+	const n = 30000
+	id := func(i int) string { return fmt.Sprintf("id-%08d", i%(n-100)) } // the last 100 repeat earlier ids
+	early := []string{}
+	for i := range n {
+		parent := ""
+		if i > 0 {
+			parent = id(i - 1)
+		}
+		if i == 5000 {
+			parent = "dangling-parent"
+		}
+		x.Add(Node{ID: id(i), Parent: parent, Line: int32(i + 2)})
+		if i < 50 {
+			early = append(early, x.ID(i))
+		}
+	}
+	x.Finish()
+	for i, s := range early {
+		require.Equal(t, id(i), s)
+	}
+	for i := range n {
+		require.Equal(t, id(i), x.ID(i))
+		require.Equal(t, int32(i+2), x.Line(i))
+		want := ""
+		if i > 0 {
+			want = id(i - 1)
+		}
+		if i == 5000 {
+			want = "dangling-parent"
+		}
+		require.Equal(t, want, x.ParentID(i))
+		j, ok := x.Lookup(id(i))
+		require.True(t, ok)
+		require.Equal(t, id(i), x.ID(j))
+		if i < 100 {
+			require.Equal(t, n-100+i, j)
+			require.True(t, x.Shadowed(i))
+		} else {
+			require.Equal(t, i, j)
+			require.False(t, x.Shadowed(i))
+		}
+	}
+	require.Equal(t, []int{5000}, x.Orphans())
+	require.Len(t, x.Duplicates(), 100)
+	require.Greater(t, len(x.ar.chunks), 3)
 }

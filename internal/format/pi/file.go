@@ -71,20 +71,36 @@ func parseDialect(s string) (Dialect, error) {
 }
 
 // Entry is what the index keeps of one entry: no payload, only what is
-// needed to find, classify and draw it. It is 24 bytes: a file of a million
-// entries indexes in a few tens of megabytes.
+// needed to find and classify it (its line number, id and parent are in
+// File.Index). It is 12 bytes: the offset and the length in 40 bits each
+// (files and lines up to 1 TiB; Read refuses larger ones) and 16 bits for
+// the interned (type, role) pair and two flags.
 type Entry struct {
-	off   int64
-	n     int64
-	kind  uint16 // index into the interned (type, role) pairs
-	flags uint8
+	offLo, nLo uint32
+	offHi, nHi uint8
+	kf         uint16 // kind<<2 | flags
+}
+
+// maxOffset is the first offset (and length) an Entry cannot hold.
+const maxOffset = 1 << 40
+
+func newEntry(off, n int64, kind uint16, flags uint8) Entry {
+	return Entry{offLo: uint32(off), offHi: uint8(off >> 32), nLo: uint32(n), nHi: uint8(n >> 32), kf: kind<<2 | uint16(flags)}
 }
 
 // Offset is the byte offset of the entry's line in the file.
-func (e *Entry) Offset() int64 { return e.off }
+func (e *Entry) Offset() int64 { return int64(e.offHi)<<32 | int64(e.offLo) }
 
 // Len is the length of the entry's line in bytes, without the newline.
-func (e *Entry) Len() int64 { return e.n }
+func (e *Entry) Len() int64 { return int64(e.nHi)<<32 | int64(e.nLo) }
+
+func (e *Entry) kind() uint16 { return e.kf >> 2 }
+
+func (e *Entry) flags() uint8 { return uint8(e.kf & 3) }
+
+func (e *Entry) setKind(k uint16) { e.kf = k<<2 | e.kf&3 }
+
+func (e *Entry) setFlags(fl uint8) { e.kf = e.kf&^3 | uint16(fl&3) }
 
 // Line returns the 1-based line number of entry i.
 func (f *File) Line(i int) int32 { return f.Index.Line(i) }
@@ -95,16 +111,16 @@ const (
 )
 
 // Type is the entry type ("" when absent or not a string).
-func (e *Entry) Type() string { return kindTable()[e.kind].typ }
+func (e *Entry) Type() string { return kindTable()[e.kind()].typ }
 
 // Role is message.role of message entries.
-func (e *Entry) Role() string { return kindTable()[e.kind].role }
+func (e *Entry) Role() string { return kindTable()[e.kind()].role }
 
 // NoID reports whether the entry has no id member.
-func (e *Entry) NoID() bool { return e.flags&flagNoID != 0 }
+func (e *Entry) NoID() bool { return e.flags()&flagNoID != 0 }
 
 // NullID reports whether the entry's id is JSON null.
-func (e *Entry) NullID() bool { return e.flags&flagNullID != 0 }
+func (e *Entry) NullID() bool { return e.flags()&flagNullID != 0 }
 
 // kinds interns (type, role) pairs for all files: there are only a few dozen.
 type kindPair struct{ typ, role string }
@@ -122,8 +138,11 @@ func kindTable() []kindPair {
 	return []kindPair{{}}
 }
 
+// maxKinds is the number of (type, role) pairs an Entry can tell apart.
+const maxKinds = 1 << 14
+
 // kindOf returns the index of a (type, role) pair, adding it if new. Types
-// beyond 65535 distinct pairs (never seen in practice) share the last slot.
+// beyond 16383 distinct pairs (never seen in practice) share the last slot.
 func kindOf(typ, role string) uint16 {
 	k := kindPair{typ, role}
 	kindsMu.Lock()
@@ -132,7 +151,7 @@ func kindOf(typ, role string) uint16 {
 		return i
 	}
 	old := kindTable()
-	if len(old) >= 1<<16-1 {
+	if len(old) >= maxKinds-1 {
 		return uint16(len(old) - 1)
 	}
 	t := append(append([]kindPair(nil), old...), k)
@@ -190,6 +209,8 @@ type File struct {
 	// the migrated ones.
 	Legacy *Legacy
 	edits  []lineEdit
+	// tooLarge is set when a line ends beyond what an Entry can hold.
+	tooLarge bool
 
 	markers dialectMarkers
 }
@@ -249,6 +270,14 @@ func Open(path string, opts Options) (*File, error) {
 // afterwards and the line-based pass met lines the two parsers may see
 // differently, a seekable r is read again.
 func Read(r io.Reader, path string, opts Options) (*File, error) {
+	f, err := read(r, path, opts)
+	if err == nil && f.tooLarge {
+		return nil, fmt.Errorf("%s: a line ends beyond 1 TiB; sessctl indexes files up to 1 TiB", path)
+	}
+	return f, err
+}
+
+func read(r io.Reader, path string, opts Options) (*File, error) {
 	d := opts.Dialect
 	if d == "" {
 		d = pathDialect(path)
@@ -381,6 +410,10 @@ func (rd *reader) in(b []byte) string {
 func (rd *reader) take(rec *jsonl.Record) {
 	f := rd.f
 	rd.size = rec.Offset + rec.Len()
+	if rd.size >= maxOffset {
+		f.tooLarge = true
+		return
+	}
 	if rec.BOM {
 		if rd.bomHidesLine(rec) {
 			return
@@ -473,7 +506,7 @@ func (rd *reader) take(rec *jsonl.Record) {
 				Fix:     "sessctl repair moves it to a .rejected.jsonl sidecar"})
 		}
 		rd.reserve(rec.Offset)
-		f.addEntry(Entry{off: rec.Offset, n: rec.Len(), flags: flagNoID}, int32(rec.Line), noIDKey, "", false)
+		f.addEntry(newEntry(rec.Offset, rec.Len(), 0, flagNoID), int32(rec.Line), noIDKey, "", false)
 		return
 	}
 	var typ, id, parent, role string
@@ -514,14 +547,15 @@ func (rd *reader) take(rec *jsonl.Record) {
 		f.add(problem.Problem{Code: problem.ExtraHeader, Severity: problem.Warning, Line: rec.Line,
 			Message: "a second session header; oh-my-pi keeps it as an entry (the last one in the file becomes the resume point)"})
 	}
-	e := Entry{kind: kindOf(typ, role), off: rec.Offset, n: rec.Len()}
+	var flags uint8
 	if nullID {
-		e.flags |= flagNullID
+		flags |= flagNullID
 	}
 	if !hasID {
-		e.flags |= flagNoID
+		flags |= flagNoID
 		id = noIDKey
 	}
+	e := newEntry(rec.Offset, rec.Len(), kindOf(typ, role), flags)
 	var v *fastjson.Value
 	switch typ {
 	case "message":

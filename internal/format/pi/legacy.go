@@ -144,10 +144,10 @@ func (f *File) applyLegacy() error {
 		e := &f.Entries[i]
 		n := f.Index.Node(i)
 		if ids[i] != nil {
-			e.flags &^= flagNoID | flagNullID
+			e.setFlags(e.flags() &^ (flagNoID | flagNullID))
 			n.ID = rawKey(ids[i])
 			if string(ids[i]) == "null" {
-				e.flags |= flagNullID
+				e.setFlags(e.flags() | flagNullID)
 			}
 		}
 		if parents[i] != nil || ids[i] != nil {
@@ -157,7 +157,7 @@ func (f *File) applyLegacy() error {
 			}
 		}
 		if roles[i] != "" {
-			e.kind = kindOf("message", roles[i])
+			e.setKind(kindOf("message", roles[i]))
 		}
 		idx.Add(tree.Node{ID: n.ID, Parent: n.Parent, HasParent: n.HasParent, Line: n.Line})
 	}
