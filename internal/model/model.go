@@ -16,6 +16,28 @@ type Block struct {
 	Size    int64  // image size in bytes (decoded), -1 when unknown
 	Ref     string // blob reference, when the bytes live in a blob store
 	IsError bool   // tool result marked as an error
+	// LongText, when not nil, is where the block's text is (Text is then
+	// empty): a text too long to hold, decoded from the file as it is
+	// printed. Only sinks that are TextRefTakers get such blocks.
+	LongText *TextRef
+}
+
+// TextRef locates a text that is not held in memory: a JSON string value,
+// quotes included, of Len bytes at offset Off of the file Path, decoded in
+// pieces where it is printed (jsonl.DecodeString; render draws it).
+type TextRef struct {
+	Path     string
+	Off, Len int64
+	// Verbatim: the string holds no escape and its bytes are the text as
+	// they are (jsonl.String's reading of such a string).
+	Verbatim bool
+}
+
+// TextRefTaker is implemented by a transcript sink that prints blocks
+// whose text is a TextRef (render.DrawMessage does); a sink that is not
+// one gets every text in Text.
+type TextRefTaker interface {
+	TakesTextRefs() bool
 }
 
 // Message is one message of a transcript.

@@ -49,6 +49,13 @@ func DrawTranscriptHeader(w io.Writer, header []string, o TranscriptOptions) {
 
 // DrawMessage prints one message of a transcript.
 func DrawMessage(w io.Writer, m *model.Message, o TranscriptOptions) {
+	_ = WriteMessage(w, m, o)
+}
+
+// WriteMessage is DrawMessage, returning the error of reading a block's
+// text from its file (a model.TextRef), if any: the message is then cut
+// there.
+func WriteMessage(w io.Writer, m *model.Message, o TranscriptOptions) error {
 	o.defaults()
 	st := o.Styles
 	var head []string
@@ -80,20 +87,44 @@ func DrawMessage(w io.Writer, m *model.Message, o TranscriptOptions) {
 	for _, b := range m.Blocks {
 		if b.Kind == "text" && m.Marker == CompactionSummary {
 			// folded like a tool result (pi and Claude Code alike)
+			if b.LongText != nil {
+				if err := writeLongLimited(w, b.LongText, o); err != nil {
+					return err
+				}
+				continue
+			}
 			writeLimited(w, b.Text, o)
 			continue
 		}
-		drawBlock(w, b, o)
+		if err := drawBlock(w, b, o); err != nil {
+			return err
+		}
 	}
-	fmt.Fprintln(w)
+	_, err := fmt.Fprintln(w)
+	return err
 }
 
 // CompactionSummary is the marker of a compaction summary message: its
 // text is folded to MaxLines lines unless Full, as tool results are.
 const CompactionSummary = "compaction summary"
 
-func drawBlock(w io.Writer, b model.Block, o TranscriptOptions) {
+func drawBlock(w io.Writer, b model.Block, o TranscriptOptions) error {
 	st := o.Styles
+	if b.LongText != nil {
+		switch b.Kind {
+		case "text":
+			return writeLongText(w, b.LongText)
+		case "thinking":
+			if o.Full {
+				fmt.Fprintln(w, st.Dim.Sprint("[thinking]"))
+				return writeLongDim(w, st.Dim, b.LongText)
+			}
+			return writeLongThinking(w, b.LongText, o)
+		case "toolResult":
+			writeResultHead(w, b, o)
+			return writeLongLimited(w, b.LongText, o)
+		}
+	}
 	switch b.Kind {
 	case "text":
 		// Written as is: fmt would copy a text of any size into its buffer.
@@ -104,7 +135,7 @@ func drawBlock(w io.Writer, b model.Block, o TranscriptOptions) {
 		if o.Full {
 			fmt.Fprintln(w, st.Dim.Sprint("[thinking]"))
 			fmt.Fprintln(w, st.Dim.Sprint(Escape(t)))
-			return
+			return nil
 		}
 		n := strings.Count(t, "\n") + 1
 		fmt.Fprintln(w, st.Dim.Sprintf("[thinking, %d %s] %s", n, plural(n, "line", "lines"), EscapeLine(Truncate(FirstLine(t), 100))))
@@ -119,15 +150,7 @@ func drawBlock(w io.Writer, b model.Block, o TranscriptOptions) {
 		}
 		fmt.Fprintf(w, "%s %s%s %s\n", st.Bold.Sprint("[tool call]"), EscapeLine(b.Name), id, EscapeLine(args))
 	case "toolResult":
-		label := "[tool result]"
-		if b.IsError {
-			label = "[tool error]"
-		}
-		name := ""
-		if b.Name != "" {
-			name = " " + EscapeLine(b.Name)
-		}
-		fmt.Fprintf(w, "%s%s\n", st.Bold.Sprint(label), name)
+		writeResultHead(w, b, o)
 		writeLimited(w, b.Text, o)
 	case "image":
 		fmt.Fprintln(w, st.Dim.Sprint(ImageLabel(b)))
@@ -138,6 +161,20 @@ func drawBlock(w io.Writer, b model.Block, o TranscriptOptions) {
 			fmt.Fprintln(w, st.Dim.Sprint("["+EscapeLine(b.Name)+"]"))
 		}
 	}
+	return nil
+}
+
+// writeResultHead writes the line above a tool result's text.
+func writeResultHead(w io.Writer, b model.Block, o TranscriptOptions) {
+	label := "[tool result]"
+	if b.IsError {
+		label = "[tool error]"
+	}
+	name := ""
+	if b.Name != "" {
+		name = " " + EscapeLine(b.Name)
+	}
+	fmt.Fprintf(w, "%s%s\n", o.Styles.Bold.Sprint(label), name)
 }
 
 func writeLimited(w io.Writer, text string, o TranscriptOptions) {
