@@ -10,7 +10,7 @@ LDFLAGS := -X github.com/sessctl/sessctl/internal/app.Version=$(VERSION)
 DEMO    ?= testdata/pi/parity/sessions/058-everything.jsonl
 FUZZTIME ?= 60s
 
-.PHONY: all build test vet demo man completions bench fuzz clean
+.PHONY: all build test vet demo man completions bench bench-scale fuzz clean
 
 all: build
 
@@ -60,6 +60,10 @@ completions: build
 ## bench: the benchmarks named in docs/benchmarks.md
 bench:
 	bash bench/run.sh
+
+## bench-scale: time and peak RSS at 10 MB - 4 GB (bench/scale.sh; options via env, see the script)
+bench-scale:
+	bash bench/scale.sh
 
 ## fuzz: run every fuzz target for FUZZTIME each
 fuzz:
