@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -154,25 +153,26 @@ func Run(cfg Config, targets []Target, emit func(*Result) error) error {
 func searchOne(cfg *Config, t Target, buf []byte) *Result {
 	res := &Result{Target: t}
 	pre := cfg.Matcher.Prefilter()
-	var lines []int
 	if pre != nil && t.Ref.ID == "" && cfg.FirstOnly && !cfg.ActiveOnly && cfg.Format != nil {
 		if lt, ok := cfg.Format(t.Ref.Format).(sessfmt.LineTexter); ok {
 			return firstLineHit(cfg, t, lt, pre, buf, res)
 		}
 	}
 	if pre != nil && t.Ref.ID == "" {
+		// A file without a candidate is not opened: one pass of the
+		// prefilter over its blocks, stopping at the first candidate.
 		f, err := os.Open(t.Ref.Path)
 		if err != nil {
 			res.Err = err
 			return res
 		}
-		err = pre.ScanLines(f, buf, func(l int) error { lines = append(lines, l); return nil })
+		any, err := pre.Any(f, buf)
 		f.Close()
 		if err != nil {
 			res.Err = err
 			return res
 		}
-		if len(lines) == 0 {
+		if !any {
 			return res
 		}
 	}
@@ -209,13 +209,8 @@ func searchOne(cfg *Config, t Target, buf []byte) *Result {
 	res.Target = t
 	opts := sessfmt.TextOptions{Kinds: cfg.Kinds}
 	if pre != nil {
-		opts.Candidate = func(line int, raw []byte) bool {
-			if line > 0 && lines != nil {
-				i := sort.SearchInts(lines, line)
-				return i < len(lines) && lines[i] == line
-			}
-			return pre.Candidate(raw)
-		}
+		// The same prefilter, line by line, as the session is read.
+		opts.Candidate = func(line int, raw []byte) bool { return pre.Candidate(raw) }
 	}
 	width := cfg.Context
 	if width <= 0 {

@@ -27,6 +27,7 @@ type Prefilter struct {
 	s      []byte // the run, lowered when fold
 	fold   bool
 	rare   int           // index in s of the byte searched first
+	pair   int           // fold and len(s) > 1: index in s of the pair searched first
 	danger map[rune]bool // characters of s (both cases when fold)
 	slash  bool          // s holds '/'
 	ks     bool          // fold and s holds k or s
@@ -99,6 +100,10 @@ func newPrefilter(lit string, fold, unicodeFold bool) *Prefilter {
 	}
 	p.s = s
 	p.rare = rarest(s)
+	p.pair = -1
+	if fold && len(s) > 1 {
+		p.pair = rarestPair(s)
+	}
 	if p.ks {
 		p.alarms = append(p.alarms, []byte("\u212a"), []byte("\u017f"))
 	}
@@ -144,6 +149,19 @@ func rarest(s []byte) int {
 	return best
 }
 
+// rarestPair picks the two adjacent bytes of s least frequent together:
+// with case folded, a pair of letters stops a search far less often than
+// either case of one letter.
+func rarestPair(s []byte) int {
+	best, bestRank := 0, 1<<30
+	for i := 0; i+1 < len(s); i++ {
+		if r := byteRank(s[i]) + byteRank(s[i+1]); r < bestRank {
+			best, bestRank = i, r
+		}
+	}
+	return best
+}
+
 // byteRank is a rough frequency rank in transcripts (JSON of English text,
 // code, ids and timestamps): higher is more common.
 func byteRank(c byte) int {
@@ -176,6 +194,25 @@ func (p *Prefilter) Candidate(raw []byte) bool {
 // from, or -1.
 func (p *Prefilter) next(b []byte, from int) int {
 	s := p.s
+	if p.pair >= 0 {
+		// Case folded: the rarest pair, both ASCII-case-insensitively, in
+		// one word-at-a-time pass, then the whole run around it.
+		c0, c1 := s[p.pair], s[p.pair+1]
+		o0, o1 := caseBit(c0), caseBit(c1)
+		for pos := from + p.pair; pos < len(b); {
+			i := indexPairOr(b[pos:], c0, o0, c1, o1)
+			if i < 0 {
+				return -1
+			}
+			at := pos + i
+			start := at - p.pair
+			if start+len(s) <= len(b) && foldEqual(b[start:start+len(s)], s) {
+				return start
+			}
+			pos = at + 1
+		}
+		return -1
+	}
 	// Look for the rarest byte of s (both cases when folding) with
 	// IndexByte, which is vectorised, then compare s around it.
 	rc := s[p.rare]
@@ -247,12 +284,12 @@ func (p *Prefilter) alarm(b []byte) int {
 		}
 	}
 	if p.slash {
-		if i := bytes.Index(b, []byte(`\/`)); i >= 0 && (best < 0 || i < best) {
+		if i := indexPair(b, '\\', '/'); i >= 0 && (best < 0 || i < best) {
 			best = i
 		}
 	}
 	for off := 0; off < len(b); {
-		i := bytes.Index(b[off:], []byte(`\u`))
+		i := indexPair(b[off:], '\\', 'u')
 		if i < 0 {
 			break
 		}
@@ -313,6 +350,29 @@ func hex4(b []byte) (rune, bool) {
 // each line that may hold a match, in order, once per line. It holds no
 // line whole: memory is the buffer, whatever the line lengths.
 func (p *Prefilter) ScanLines(r io.Reader, buf []byte, fn func(line int) error) error {
+	return p.scan(r, buf, true, fn)
+}
+
+// Any reports whether a JSONL stream holds a line that may hold a match. It
+// reads the stream in blocks of buf, runs the prefilter over each whole
+// block and stops at the first candidate; it counts no lines.
+func (p *Prefilter) Any(r io.Reader, buf []byte) (bool, error) {
+	found := false
+	err := p.scan(r, buf, false, func(int) error { found = true; return errStop })
+	if err == errStop {
+		err = nil
+	}
+	return found, err
+}
+
+// scan runs the prefilter over the stream block by block: the literal
+// (rare byte with IndexByte, then a comparison) and the escapes that could
+// hide a character of it, each over the whole block. Only at a hit is the
+// line found: its number (when lines is set, by counting newlines from the
+// last hit) and its end, where the scan goes on. A match may straddle two
+// blocks: the last bytes of a block, as many as the longest sequence looked
+// for, are carried to the next.
+func (p *Prefilter) scan(r io.Reader, buf []byte, lines bool, fn func(line int) error) error {
 	keep := len(p.s) - 1
 	if p.maxAlm-1 > keep {
 		keep = p.maxAlm - 1
@@ -321,7 +381,7 @@ func (p *Prefilter) ScanLines(r io.Reader, buf []byte, fn func(line int) error) 
 		buf = make([]byte, 2*keep+1<<20)
 	}
 	n := 0        // bytes in buf
-	line := 1     // line number of buf[0]
+	line := 1     // line number of buf[0] (when lines)
 	lastLine := 0 // last line reported
 	for {
 		m, err := io.ReadFull(r, buf[n:])
@@ -335,13 +395,15 @@ func (p *Prefilter) ScanLines(r io.Reader, buf []byte, fn func(line int) error) 
 		// a moving mark.
 		mark, markLine := 0, line
 		lineOf := func(pos int) int {
-			markLine += bytes.Count(b[mark:pos], []byte{'\n'})
-			mark = pos
+			if lines {
+				markLine += bytes.Count(b[mark:pos], []byte{'\n'})
+				mark = pos
+			}
 			return markLine
 		}
 		report := func(pos int) (next int, err error) {
 			l := lineOf(pos)
-			if l > lastLine {
+			if !lines || l > lastLine {
 				lastLine = l
 				if err := fn(l); err != nil {
 					return 0, err
