@@ -53,18 +53,15 @@ func NewScanner(f *Capture) *Scanner {
 // Scan validates b as exactly one JSON value (surrounding whitespace
 // allowed) and captures the named members when it is an object.
 func (s *Scanner) Scan(b []byte) bool {
-	s.b, s.i, s.object = b, 0, false
+	s.object = false
 	clear(s.Top)
 	clear(s.Sub)
-	s.ws()
-	if s.i < len(b) && b[s.i] == '{' {
+	i := skipSpace(b, 0)
+	if i < len(b) && b[i] == '{' {
 		s.object = true
 	}
-	if !s.value(0, capTop) {
-		return false
-	}
-	s.ws()
-	return s.i == len(s.b)
+	i, ok := s.value(b, i, 0, capTop)
+	return ok && skipSpace(b, i) == len(b)
 }
 
 // IsObject reports whether the last valid Scan was of an object.
@@ -97,175 +94,174 @@ func keyIndex(raw []byte, keys []string, escaped bool) int {
 	return -1
 }
 
-func (s *Scanner) ws() {
-	for s.i < len(s.b) {
+// skipSpace returns the index of the first byte of b at or after i that is
+// not JSON white space.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
 		// Compact JSON has no white space: one test for every byte above it.
-		if c := s.b[s.i]; c > ' ' || (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
-			return
+		if c := b[i]; c > ' ' || (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+			return i
 		}
-		s.i++
+		i++
 	}
+	return i
 }
 
-func (s *Scanner) value(depth int, mode int) bool {
-	if s.i >= len(s.b) {
-		return false
+// value validates the value starting at b[i] and returns the index just
+// past it. The position is passed and returned rather than kept in the
+// Scanner so that it stays in a register.
+func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
+	if i >= len(b) {
+		return i, false
 	}
-	switch c := s.b[s.i]; {
+	var ok bool
+	switch c := b[i]; {
 	case c == '{':
 		if depth >= MaxDepth {
-			return false
+			return i, false
 		}
-		s.i++
-		s.ws()
-		if s.i < len(s.b) && s.b[s.i] == '}' {
-			s.i++
-			return true
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == '}' {
+			return i + 1, true
 		}
 		for {
-			if s.i >= len(s.b) || s.b[s.i] != '"' {
-				return false
+			if i >= len(b) || b[i] != '"' {
+				return i, false
 			}
-			ks := s.i
-			if !s.str() {
-				return false
+			ks := i
+			var esc bool
+			if i, esc, ok = scanString(b, i); !ok {
+				return i, false
 			}
 			slot, sub := -1, capNone
 			switch mode {
 			case capTop:
-				slot = keyIndex(s.b[ks+1:s.i-1], s.f.Top, s.esc)
+				slot = keyIndex(b[ks+1:i-1], s.f.Top, esc)
 				if slot >= 0 && slot == s.subSlot {
 					clear(s.Sub)
 					sub = capSub
 				}
 			case capSub:
-				slot = keyIndex(s.b[ks+1:s.i-1], s.f.SubKeys, s.esc)
+				slot = keyIndex(b[ks+1:i-1], s.f.SubKeys, esc)
 			}
-			s.ws()
-			if s.i >= len(s.b) || s.b[s.i] != ':' {
-				return false
+			i = skipSpace(b, i)
+			if i >= len(b) || b[i] != ':' {
+				return i, false
 			}
-			s.i++
-			s.ws()
-			vs := s.i
-			if !s.value(depth+1, sub) {
-				return false
+			i = skipSpace(b, i+1)
+			vs := i
+			if i, ok = s.value(b, i, depth+1, sub); !ok {
+				return i, false
 			}
 			if slot >= 0 {
 				if mode == capTop {
-					s.Top[slot] = s.b[vs:s.i]
+					s.Top[slot] = b[vs:i]
 				} else {
-					s.Sub[slot] = s.b[vs:s.i]
+					s.Sub[slot] = b[vs:i]
 				}
 			}
-			s.ws()
-			if s.i >= len(s.b) {
-				return false
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return i, false
 			}
-			switch s.b[s.i] {
+			switch b[i] {
 			case ',':
-				s.i++
-				s.ws()
+				i = skipSpace(b, i+1)
 			case '}':
-				s.i++
-				return true
+				return i + 1, true
 			default:
-				return false
+				return i, false
 			}
 		}
 	case c == '[':
 		if depth >= MaxDepth {
-			return false
+			return i, false
 		}
-		s.i++
-		s.ws()
-		if s.i < len(s.b) && s.b[s.i] == ']' {
-			s.i++
-			return true
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == ']' {
+			return i + 1, true
 		}
 		for {
-			if !s.value(depth+1, capNone) {
-				return false
+			if i, ok = s.value(b, i, depth+1, capNone); !ok {
+				return i, false
 			}
-			s.ws()
-			if s.i >= len(s.b) {
-				return false
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return i, false
 			}
-			switch s.b[s.i] {
+			switch b[i] {
 			case ',':
-				s.i++
-				s.ws()
+				i = skipSpace(b, i+1)
 			case ']':
-				s.i++
-				return true
+				return i + 1, true
 			default:
-				return false
+				return i, false
 			}
 		}
 	case c == '"':
-		return s.str()
+		i, _, ok = scanString(b, i)
+		return i, ok
 	case c == 't':
-		return s.lit("true")
+		return lit(b, i, "true")
 	case c == 'f':
-		return s.lit("false")
+		return lit(b, i, "false")
 	case c == 'n':
-		return s.lit("null")
+		return lit(b, i, "null")
 	case c == '-' || (c >= '0' && c <= '9'):
-		return s.num()
+		return scanNumber(b, i)
 	}
-	return false
+	return i, false
 }
 
-func (s *Scanner) lit(w string) bool {
-	if len(s.b)-s.i >= len(w) && string(s.b[s.i:s.i+len(w)]) == w {
-		s.i += len(w)
-		return true
+func lit(b []byte, i int, w string) (int, bool) {
+	if len(b)-i >= len(w) && string(b[i:i+len(w)]) == w {
+		return i + len(w), true
 	}
-	return false
+	return i, false
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-func (s *Scanner) num() bool {
-	b := s.b
-	if b[s.i] == '-' {
-		s.i++
+// scanNumber validates the number starting at b[i] ('-' or a digit).
+func scanNumber(b []byte, i int) (int, bool) {
+	if b[i] == '-' {
+		i++
 	}
-	if s.i >= len(b) {
-		return false
+	if i >= len(b) {
+		return i, false
 	}
 	switch {
-	case b[s.i] == '0':
-		s.i++
-	case isDigit(b[s.i]):
-		for s.i < len(b) && isDigit(b[s.i]) {
-			s.i++
+	case b[i] == '0':
+		i++
+	case isDigit(b[i]):
+		for i < len(b) && isDigit(b[i]) {
+			i++
 		}
 	default:
-		return false
+		return i, false
 	}
-	if s.i < len(b) && b[s.i] == '.' {
-		s.i++
-		if s.i >= len(b) || !isDigit(b[s.i]) {
-			return false
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) || !isDigit(b[i]) {
+			return i, false
 		}
-		for s.i < len(b) && isDigit(b[s.i]) {
-			s.i++
-		}
-	}
-	if s.i < len(b) && (b[s.i] == 'e' || b[s.i] == 'E') {
-		s.i++
-		if s.i < len(b) && (b[s.i] == '+' || b[s.i] == '-') {
-			s.i++
-		}
-		if s.i >= len(b) || !isDigit(b[s.i]) {
-			return false
-		}
-		for s.i < len(b) && isDigit(b[s.i]) {
-			s.i++
+		for i < len(b) && isDigit(b[i]) {
+			i++
 		}
 	}
-	return true
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || !isDigit(b[i]) {
+			return i, false
+		}
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	}
+	return i, true
 }
 
 const (
@@ -285,12 +281,11 @@ func special(x uint64) uint64 {
 	return ((x - lsb*0x20) | (q - lsb) | (e - lsb)) &^ x & msb
 }
 
-// str validates the string starting at b[i] == '"', eight bytes at a time
-// (special) up to each '"', '\\' or control character.
-func (s *Scanner) str() bool {
-	b := s.b
-	i := s.i + 1
-	s.esc = false
+// scanString validates the string starting at b[i] == '"', eight bytes at
+// a time (special) up to each '"', '\\' or control character, and returns
+// the index just past its closing quote and whether it held an escape.
+func scanString(b []byte, i int) (end int, esc, ok bool) {
+	i++
 	for {
 		if i+8 <= len(b) {
 			t := special(binary.LittleEndian.Uint64(b[i:]))
@@ -304,32 +299,31 @@ func (s *Scanner) str() bool {
 				i++
 			}
 			if i >= len(b) {
-				return false
+				return i, esc, false
 			}
 		}
 		if b[i] == '"' {
-			s.i = i + 1
-			return true
+			return i + 1, esc, true
 		}
 		if b[i] != '\\' || i+1 >= len(b) { // a control character, or a cut escape
-			return false
+			return i, esc, false
 		}
-		s.esc = true
+		esc = true
 		switch escapes[b[i+1]] {
 		case 2:
 			i += 2
 		case 6:
 			if i+6 > len(b) {
-				return false
+				return i, esc, false
 			}
 			for _, h := range b[i+2 : i+6] {
 				if !(isDigit(h) || (h >= 'a' && h <= 'f') || (h >= 'A' && h <= 'F')) {
-					return false
+					return i, esc, false
 				}
 			}
 			i += 6
 		default:
-			return false
+			return i, esc, false
 		}
 	}
 }
