@@ -396,7 +396,11 @@ func (p *Prefilter) scan(r io.Reader, buf []byte, lines bool, fn func(line int) 
 		mark, markLine := 0, line
 		lineOf := func(pos int) int {
 			if lines {
-				markLine += bytes.Count(b[mark:pos], []byte{'\n'})
+				if pos >= mark {
+					markLine += bytes.Count(b[mark:pos], []byte{'\n'})
+				} else { // the cut, before a hit in the carried tail
+					markLine -= bytes.Count(b[pos:mark], []byte{'\n'})
+				}
 				mark = pos
 			}
 			return markLine
