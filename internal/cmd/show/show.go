@@ -233,9 +233,12 @@ func resumeLine(r *sessfmt.Registry, s sessfmt.Session) string {
 }
 
 func (k *sink) Message(m *model.Message) error {
-	render.DrawMessage(k.w, m, k.o)
-	return nil
+	return render.WriteMessage(k.w, m, k.o)
 }
+
+// TakesTextRefs: a text too long to hold is printed from the file
+// (model.TextRef) as it is decoded.
+func (k *sink) TakesTextRefs() bool { return true }
 
 func (k *sink) Footer(line string) error {
 	_, err := fmt.Fprintln(k.w, k.o.Styles.Dim.Sprint(render.EscapeLine(line)))

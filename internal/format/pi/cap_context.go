@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sessctl/sessctl/internal/images"
+	"github.com/sessctl/sessctl/internal/model"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/sessctl/sessctl/internal/tree"
 	"github.com/valyala/fastjson"
@@ -33,16 +34,25 @@ func (s *Session) Transcript(opts sessfmt.ContextOptions, sink sessfmt.Transcrip
 	desc := images.NewDescriber(f.BlobDir, f.Dialect == DialectOmp || f.Dialect == DialectXcsh)
 	var cur *Context
 	n := 0
-	_, err = f.StreamContext(leaf, func(ctx *Context) error {
+	// A sink that prints long texts from the file gets them as references.
+	var refs *longRefs
+	if t, ok := sink.(model.TextRefTaker); ok && t.TakesTextRefs() {
+		refs = newLongRefs()
+		defer refs.close()
+	}
+	_, err = f.streamContext(leaf, func(ctx *Context) error {
 		cur = ctx
 		notify(ctx, opts)
 		return sink.Header(s.header(ctx))
 	}, func(raw []byte, src int) error {
-		m := f.Message(cur, raw, src)
+		m, raw, err := f.refMessage(cur, raw, src, refs)
+		if err != nil {
+			return err
+		}
 		desc.Message(&m, raw)
 		n++
 		return sink.Message(&m)
-	})
+	}, refs)
 	if err != nil {
 		return err
 	}

@@ -63,6 +63,13 @@ func (f *File) BuildContext(leaf int) (*Context, error) {
 // begin, when not nil, is called once before the first message, when the
 // Context's Fields are known (for output that prints them first).
 func (f *File) StreamContext(leaf int, begin func(*Context) error, emit func(msg []byte, src int) error) (*Context, error) {
+	return f.streamContext(leaf, begin, emit, nil)
+}
+
+// streamContext is StreamContext; with refs (pi dialect), message lines
+// longer than jsonl.LongLine are read with their long strings left out
+// (see longRefs): emit then gets messages holding refs' placeholders.
+func (f *File) streamContext(leaf int, begin func(*Context) error, emit func(msg []byte, src int) error, refs *longRefs) (*Context, error) {
 	ctx, path, err := f.prepare(leaf)
 	if err != nil {
 		return ctx, err
@@ -105,7 +112,7 @@ func (f *File) StreamContext(leaf int, begin func(*Context) error, emit func(msg
 			return nil
 		}
 	}
-	return ctx, f.streamPi(ctx, path, begin, emit)
+	return ctx, f.streamPi(ctx, path, begin, emit, refs)
 }
 
 // replay hands collected messages to emit and forgets them.
@@ -396,7 +403,7 @@ func ParsePiVersion(s string) (PiVersion, error) {
 // lines in the context (1.5.2), then the messages are made in path order,
 // one line in memory at a time. A context of gigabytes streams in constant
 // memory.
-func (f *File) streamPi(ctx *Context, path []int, begin func(*Context) error, emit func([]byte, int) error) error {
+func (f *File) streamPi(ctx *Context, path []int, begin func(*Context) error, emit func([]byte, int) error, refs *longRefs) error {
 	v152 := f.PiVersion != Pi073
 	lr, err := f.openLines()
 	if err != nil {
@@ -521,7 +528,7 @@ func (f *File) streamPi(ctx *Context, path []int, begin func(*Context) error, em
 			msgs = append(msgs, synthesized("compactionSummary", &comp,
 				Member{"summary", comp.get("summary")}, Member{"tokensBefore", comp.get("tokensBefore")}))
 		case typ == "message" || typ == "custom_message" || typ == "branch_summary":
-			pe, err := lr.entry(i)
+			pe, err := lr.entryElided(i, refs)
 			if err != nil {
 				return err
 			}
