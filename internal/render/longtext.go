@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/fatih/color"
 	"github.com/sessctl/sessctl/internal/jsonl"
@@ -28,8 +29,34 @@ func textPieces(ref *model.TextRef, fn func(string) error) error {
 	}
 	defer fh.Close()
 	return jsonl.DecodeString(io.NewSectionReader(fh, ref.Off, ref.Len), ref.Verbatim, func(p []byte) error {
-		return fn(string(p))
+		// The piece is not kept past fn: no copy.
+		return fn(unsafe.String(unsafe.SliceData(p), len(p)))
 	})
+}
+
+// appendEscape appends Escape(s) to dst without building a string.
+func appendEscape(dst []byte, s string) []byte {
+	if safe(s, true) {
+		return append(dst, s...)
+	}
+	const hex = "0123456789abcdef"
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			dst = append(dst, '\\', 'x', hex[s[i]>>4], hex[s[i]&15])
+		case r == '\n' || r == '\t':
+			dst = append(dst, byte(r))
+		case r < 0x20 || r == 0x7f:
+			dst = append(dst, '\\', 'x', hex[r>>4], hex[r&15])
+		case r >= 0x80 && r <= 0x9f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			dst = append(dst, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+		default:
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return dst
 }
 
 // trimmedText writes a text with its trailing newlines left out
@@ -45,6 +72,7 @@ type trimmedText struct {
 	cut      bool // maxLines lines were written: the rest is counted
 	rest     int  // newlines after the cut, but trailing ones
 	err      error
+	buf      []byte
 }
 
 func (t *trimmedText) write(s string) {
@@ -79,8 +107,9 @@ func (t *trimmedText) piece(p string) error {
 			}
 		}
 		t.any = true
-		if !t.cut {
-			t.write(Escape(seg))
+		if !t.cut && t.err == nil {
+			t.buf = appendEscape(t.buf[:0], seg)
+			_, t.err = t.w.Write(t.buf)
 		}
 	}
 	return t.err

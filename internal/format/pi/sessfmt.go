@@ -214,7 +214,10 @@ func (s *Session) Meta() sessfmt.Meta {
 			return
 		}
 		n := 0
-		if _, err := s.File.StreamContext(leaf, nil, func([]byte, int) error { n++; return nil }); err == nil {
+		// Counting needs no text: long lines are read elided, not held.
+		refs := newLongRefs()
+		defer refs.close()
+		if _, err := s.File.streamContext(leaf, nil, func([]byte, int) error { n++; return nil }, refs); err == nil {
 			s.counted.Messages = n
 		}
 	})
