@@ -25,6 +25,14 @@ type ParallelOptions struct {
 	// is called on a worker, in no particular order; a record not kept has
 	// a nil Raw (its Size still gives its length). nil keeps every Raw.
 	Keep func(rec *Record) bool
+	// Inspect, when set, is called on a worker for each record of a chunk,
+	// in file order within the chunk and before Keep, with the batch the
+	// record goes to (its position there is len(b.Records)). The record's
+	// captures still point into the chunk, the Sub member's raw value
+	// included; a capture Inspect sets to nil is not copied into the batch.
+	// What it derives can go to b.Aux, which fn sees with the batch. Lines
+	// longer than a chunk (Record.Streamed) are not inspected.
+	Inspect func(rec *Record, b *Batch)
 }
 
 // ChunkSize is the default chunk size of ReadParallel.
@@ -34,8 +42,11 @@ const ChunkSize = 4 << 20
 // bytes live in the batch and stay valid until fn returns.
 type Batch struct {
 	Records []Record
-	arena   []byte
-	slots   [][]byte
+	// Aux is the caller's, for ParallelOptions.Inspect: batches are
+	// reused, and Aux is kept as fn left it.
+	Aux   any
+	arena []byte
+	slots [][]byte
 }
 
 func (b *Batch) keep(p []byte) []byte {
@@ -70,7 +81,7 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 		select {
 		case cb = <-freeBufs:
 		default:
-			cb = &chunkBuf{b: make([]byte, size)}
+			cb = sharedBuf(size)
 		}
 		cb.refs.Store(1)
 		return cb
@@ -217,10 +228,45 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 		}
 	}
 	wg.Wait()
+	for {
+		select {
+		case cb := <-freeBufs:
+			putSharedBuf(cb)
+			continue
+		default:
+		}
+		break
+	}
 	if err != nil {
 		return err
 	}
 	return readErr
+}
+
+// sharedBufs keeps default-size chunk buffers between ReadParallel calls:
+// a listing indexes thousands of files, most smaller than a chunk, and a
+// fresh zeroed 4 MiB buffer per file costs more than reading the file.
+var sharedBufs = make(chan *chunkBuf, 8)
+
+func sharedBuf(size int) *chunkBuf {
+	if size == ChunkSize {
+		select {
+		case cb := <-sharedBufs:
+			return cb
+		default:
+		}
+	}
+	return &chunkBuf{b: make([]byte, size)}
+}
+
+func putSharedBuf(cb *chunkBuf) {
+	if len(cb.b) != ChunkSize || cb.refs.Load() != 0 {
+		return
+	}
+	select {
+	case sharedBufs <- cb:
+	default:
+	}
 }
 
 // pjob is one chunk of ReadParallel.
@@ -282,6 +328,9 @@ func scanChunk(s *Scanner, data []byte, offset int64, first bool, o ParallelOpti
 		rec.Kind = classifyScan(s, rec.Body(), nl)
 		if rec.Kind == Object {
 			rec.Top, rec.Sub = s.Top, s.Sub
+		}
+		if o.Inspect != nil {
+			o.Inspect(rec, b)
 		}
 		if o.Keep != nil && !o.Keep(rec) {
 			rec.Raw = nil

@@ -64,6 +64,9 @@ type OpenOptions struct {
 	// Leaf names the entry to rebuild the context at (an id or a unique id
 	// prefix); "" is the active leaf. An unknown leaf is a *LeafError.
 	Leaf string
+	// Check says the caller will ask for check's verdict (Checker): a
+	// format may gather what its checks read while it reads the file.
+	Check bool
 }
 
 // Format is one agent format in the registry.

@@ -189,7 +189,7 @@ func checkOne(path string, opts *Options) (r FileResult, members []string, store
 		r.Problems = located(path, ps)
 		return r, members, true
 	}
-	s, err := reg.Open(path, sessfmt.OpenOptions{})
+	s, err := reg.Open(path, sessfmt.OpenOptions{Check: true})
 	if err != nil {
 		var ns *sessfmt.NotSessionError
 		if errors.As(err, &ns) {

@@ -100,34 +100,25 @@ func (f *File) pathProblems() []problem.Problem {
 			need = append(need, i)
 		}
 	}
-	err := f.EachLine(need, func(i int, line []byte) error {
-		e := f.Entries[i]
+	err := f.eachPathFact(need, func(i int, lf *lineFact) error {
+		e := &f.Entries[i]
 		k := int(posOf[i]) - 1
 		switch e.Type() {
 		case "message":
-			m, _ := jsonl.Field(line, "message")
-			if p, bad := listingFails(m); bad && f.Dialect == DialectPi {
+			if lf.listing != "" && f.Dialect == DialectPi {
 				ps = append(ps, problem.Problem{Code: CodeListingFails, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
-					Message: p + ": pi 1.5.2's session list fails on the file, so the session is missing from /resume"})
+					Message: lf.listing + ": pi 1.5.2's session list fails on the file, so the session is missing from /resume"})
 			}
 			switch e.Role() {
 			case "assistant":
-				stop, _ := jsonl.String(sub(m, "stopReason"))
-				dropped := stop == "error" || stop == "aborted"
-				content, _ := jsonl.Field(m, "content")
-				jsonl.Elements(content, func(b []byte) bool {
-					if t, _ := jsonl.String(sub(b, "type")); t == "toolCall" {
-						id, _ := jsonl.String(sub(b, "id"))
-						name, _ := jsonl.String(sub(b, "name"))
-						if _, seen := calls[id]; !seen {
-							order = append(order, id)
-						}
-						calls[id] = call{line: int(f.Line(i)), id: id, name: name, dropped: dropped}
+				for _, tc := range lf.calls {
+					if _, seen := calls[tc.id]; !seen {
+						order = append(order, tc.id)
 					}
-					return true
-				})
+					calls[tc.id] = call{line: int(f.Line(i)), id: tc.id, name: tc.name, dropped: lf.dropped}
+				}
 			case "toolResult":
-				id, _ := jsonl.String(sub(m, "toolCallId"))
+				id := lf.resultID
 				if _, ok := calls[id]; !ok {
 					ps = append(ps, problem.Problem{Code: CodeToolResultNoCall, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
 						Message: fmt.Sprintf("tool result for call %s has no tool call before it on the active path", id),
@@ -136,8 +127,7 @@ func (f *File) pathProblems() []problem.Problem {
 				results[id] = true
 			}
 		case "compaction":
-			fk, ok := jsonl.Field(line, "firstKeptEntryId")
-			id, isStr := jsonl.String(fk)
+			ok, id, isStr := lf.fkOK, lf.fkID, lf.fkStr
 			if ok && isStr && id == f.Index.ID(i) && f.Dialect == DialectPi {
 				break // its own id: pi 1.5.2's way of saying "keep nothing"
 			}
@@ -151,7 +141,7 @@ func (f *File) pathProblems() []problem.Problem {
 			if !ok || !isStr || !on || pos >= k {
 				what := "is missing"
 				if ok {
-					what = fmt.Sprintf("%s is not on the path before it", string(fk))
+					what = fmt.Sprintf("%s is not on the path before it", lf.fkRaw)
 				}
 				ps = append(ps, problem.Problem{Code: CodeCompactionKeptOff, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
 					Message: fmt.Sprintf("compaction's firstKeptEntryId %s: the agent keeps nothing from before this compaction", what)})
@@ -263,6 +253,12 @@ func shortHash(h blob.Hash) string { return strings.TrimPrefix(h.Ref(), blob.Ref
 // message (raw, nil when absent): it is not an object, or it is a user or
 // assistant message whose content is neither a string nor an array.
 func listingFails(m []byte) (string, bool) {
+	return listingFailsOf(m, sub(m, "role"), sub(m, "content"))
+}
+
+// listingFailsOf is listingFails with m's role and content members given
+// (raw, nil when absent or when m is not an object).
+func listingFailsOf(m, roleRaw, c []byte) (string, bool) {
 	if len(m) == 0 || string(m) == "null" {
 		return "a message entry without a message", true
 	}
@@ -273,11 +269,10 @@ func listingFails(m []byte) (string, bool) {
 	default:
 		return "a message entry whose message is not an object", true
 	}
-	role, _ := jsonl.String(sub(m, "role"))
+	role, _ := jsonl.String(roleRaw)
 	if role != "user" && role != "assistant" {
 		return "", false
 	}
-	c := sub(m, "content")
 	if c == nil || c[0] == '"' || c[0] == '[' {
 		return "", false
 	}

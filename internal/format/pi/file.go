@@ -211,6 +211,9 @@ type File struct {
 	edits  []lineEdit
 	// tooLarge is set when a line ends beyond what an Entry can hold.
 	tooLarge bool
+	// facts are what Check reads of message and compaction lines, gathered
+	// by the parallel index pass when Options.Check asks (nil otherwise).
+	facts *checkFacts
 
 	markers dialectMarkers
 }
@@ -231,6 +234,9 @@ type Options struct {
 	// SizeHint is the expected file size, used to pre-size the index (Open
 	// sets it from the file).
 	SizeHint int64
+	// Check gathers, during the index pass, what Check reads of the
+	// message and compaction lines, so that it need not read them again.
+	Check bool
 }
 
 // Open indexes the file at path.
@@ -322,6 +328,8 @@ type reader struct {
 	// sizeHint is the file size when known (0 otherwise): the entry arrays
 	// are grown to the count it predicts, not by doubling (see reserve).
 	sizeHint int64
+	// check is Options.Check.
+	check bool
 }
 
 // captured is what the indexing pass picks out of each line while
@@ -358,7 +366,7 @@ func newReader(path string, opts Options, d Dialect) *reader {
 	if f.BlobDir == "" {
 		f.BlobDir = BlobDir(path)
 	}
-	return &reader{f: f, dialect: d, intern: map[string]string{}, explicit: opts.Dialect, sizeHint: opts.SizeHint}
+	return &reader{f: f, dialect: d, intern: map[string]string{}, explicit: opts.Dialect, sizeHint: opts.SizeHint, check: opts.Check}
 }
 
 // reserve makes room for more entries when the arrays are full, sized by

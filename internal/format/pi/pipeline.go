@@ -148,7 +148,13 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 		return !isMsg || !rec.Newline
 	}
 	headerSeen := false
-	return jsonl.ReadParallel(r, jsonl.ParallelOptions{Capture: captured, Keep: keep, ChunkSize: indexChunkSize}, func(b *jsonl.Batch) error {
+	po := jsonl.ParallelOptions{Capture: captured, Keep: keep, ChunkSize: indexChunkSize}
+	var facts *factCollector // check's facts (checkfacts.go)
+	if rd.check {
+		facts = &factCollector{}
+		po.Capture, po.Inspect = checkCaptured, inspectFacts
+	}
+	err := jsonl.ReadParallel(r, po, func(b *jsonl.Batch) error {
 		for i := range b.Records {
 			rec := &b.Records[i]
 			isObj := rec.Kind == jsonl.Object
@@ -164,8 +170,19 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 				!(rec.Line == 1 && isObj && bytes.Equal(rec.Top[capType], typeTitle)) {
 				headerSeen = true
 			}
+			before := rd.f.Index.Len()
 			rd.take(rec)
+			if facts != nil {
+				facts.take(b, i, before, rd.f)
+			}
+		}
+		if facts != nil {
+			facts.batchDone(b)
 		}
 		return nil
 	})
+	if err == nil && facts != nil {
+		rd.f.facts = &facts.out
+	}
+	return err
 }

@@ -128,7 +128,7 @@ func OpenSession(ref sessfmt.Ref, path string, opts sessfmt.OpenOptions) (*Sessi
 	if err != nil {
 		return nil, &sessfmt.ArgError{Err: err}
 	}
-	f, err := Open(path, Options{Dialect: d, PiVersion: v})
+	f, err := Open(path, Options{Dialect: d, PiVersion: v, Check: opts.Check})
 	if err != nil {
 		return nil, err
 	}

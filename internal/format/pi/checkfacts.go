@@ -1,0 +1,426 @@
+package pi
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/sessctl/sessctl/internal/jsonl"
+)
+
+// Check's facts: what the path rules (pathProblems) read of message and
+// compaction lines, gathered by the parallel index pass when Options.Check
+// asks for it, on the workers, from the members the validating scan
+// captures (checkCaptured). Check then needs no second read of the path's
+// lines. Only lines longer than a chunk (validated as they are read, not
+// inspected) are read back.
+
+// checkCaptured is captured (same slots first, so the index reads it as
+// its own) plus what the path rules look at.
+var checkCaptured = &jsonl.Capture{
+	Top:     []string{"type", "id", "parentId", "message", "firstKeptEntryId"},
+	Sub:     "message",
+	SubKeys: []string{"role", "content", "stopReason", "toolCallId"},
+}
+
+const capFirstKept = 4
+
+const (
+	subRole = iota
+	subContent
+	subStop
+	subToolCallID
+)
+
+// lineFact is what the path rules need of one message or compaction line.
+type lineFact struct {
+	// listing is why pi 1.5.2's session list fails on the message ("": it
+	// does not).
+	listing string
+	// dropped: an assistant message that stopped with an error or aborted.
+	dropped bool
+	// calls are an assistant message's tool calls, in order.
+	calls []toolCall
+	// resultID is a tool result's toolCallId ("" when not a string).
+	resultID string
+	// fkOK: the compaction has firstKeptEntryId; fkStr: it is a string,
+	// fkID its value; fkRaw its raw JSON.
+	fkOK, fkStr bool
+	fkID, fkRaw string
+}
+
+type toolCall struct{ id, name string }
+
+// factFromLine computes a line's fact from the line itself (as stored),
+// for the entry of type typ and role: the rules as written for a line.
+func factFromLine(line []byte, typ, role string) lineFact {
+	var lf lineFact
+	switch typ {
+	case "message":
+		m, _ := jsonl.Field(line, "message")
+		lf.listing, _ = listingFails(m)
+		switch role {
+		case "assistant":
+			stop, _ := jsonl.String(sub(m, "stopReason"))
+			lf.dropped = stop == "error" || stop == "aborted"
+			content, _ := jsonl.Field(m, "content")
+			jsonl.Elements(content, func(b []byte) bool {
+				if t, _ := jsonl.String(sub(b, "type")); t == "toolCall" {
+					id, _ := jsonl.String(sub(b, "id"))
+					name, _ := jsonl.String(sub(b, "name"))
+					lf.calls = append(lf.calls, toolCall{id, name})
+				}
+				return true
+			})
+		case "toolResult":
+			lf.resultID, _ = jsonl.String(sub(m, "toolCallId"))
+		}
+	case "compaction":
+		fk, ok := jsonl.Field(line, "firstKeptEntryId")
+		lf.fkOK = ok
+		lf.fkID, lf.fkStr = jsonl.String(fk)
+		if ok {
+			lf.fkRaw = string(fk)
+		}
+	}
+	return lf
+}
+
+// Stored facts. An entry without one had nothing the rules look at (a
+// message that is neither an assistant message with tool calls nor a tool
+// result, and that pi's listing reads).
+type storedFact struct {
+	entry  int32
+	flags  uint8
+	callAt int32 // first of its calls in checkFacts.calls
+	nCalls int32
+	str    strRef // resultID, fkID
+	raw    strRef // fkRaw, listing
+}
+
+const (
+	sfUnknown    = 1 << iota // not inspected (a line longer than a chunk): read it back
+	sfDropped                // lineFact.dropped
+	sfFKOK                   // lineFact.fkOK
+	sfFKStr                  // lineFact.fkStr
+	sfListing                // raw holds lineFact.listing
+	sfResult                 // str holds lineFact.resultID
+	sfCompaction             // str, raw hold the firstKeptEntryId facts
+)
+
+type strRef struct{ off, n int }
+
+type storedCall struct{ id, name strRef }
+
+// factStore holds facts and the strings they refer to.
+type factStore struct {
+	facts []storedFact
+	calls []storedCall
+	arena []byte
+}
+
+func (s *factStore) str(b []byte) strRef {
+	r := strRef{len(s.arena), len(b)}
+	s.arena = append(s.arena, b...)
+	return r
+}
+
+func (s *factStore) strString(v string) strRef {
+	r := strRef{len(s.arena), len(v)}
+	s.arena = append(s.arena, v...)
+	return r
+}
+
+func (s *factStore) get(r strRef) string { return string(s.arena[r.off : r.off+r.n]) }
+
+func (s *factStore) reset() {
+	s.facts, s.calls, s.arena = s.facts[:0], s.calls[:0], s.arena[:0]
+}
+
+// checkFacts are a file's stored facts, by entry (ascending).
+type checkFacts struct{ factStore }
+
+// lookup returns entry i's fact: ok false when it has none.
+func (c *checkFacts) lookup(i int) (*storedFact, bool) {
+	k := sort.Search(len(c.facts), func(k int) bool { return int(c.facts[k].entry) >= i })
+	if k < len(c.facts) && int(c.facts[k].entry) == i {
+		return &c.facts[k], true
+	}
+	return nil, false
+}
+
+// fact expands a stored fact.
+func (c *checkFacts) fact(sf *storedFact) lineFact {
+	lf := lineFact{dropped: sf.flags&sfDropped != 0, fkOK: sf.flags&sfFKOK != 0, fkStr: sf.flags&sfFKStr != 0}
+	if sf.flags&sfListing != 0 {
+		lf.listing = c.get(sf.raw)
+	}
+	if sf.flags&sfResult != 0 {
+		lf.resultID = c.get(sf.str)
+	}
+	if sf.flags&sfCompaction != 0 {
+		lf.fkID, lf.fkRaw = c.get(sf.str), c.get(sf.raw)
+	}
+	for _, sc := range c.calls[sf.callAt : sf.callAt+sf.nCalls] {
+		lf.calls = append(lf.calls, toolCall{c.get(sc.id), c.get(sc.name)})
+	}
+	return lf
+}
+
+var (
+	wordMessage    = []byte("message")
+	wordCompaction = []byte("compaction")
+)
+
+// inspectFacts is the workers' part (jsonl.ParallelOptions.Inspect): the
+// fact of a message or compaction line from its captures, into the batch's
+// factStore (entry = the record's place in the batch). The members only
+// the facts need are then dropped, so they are not copied.
+func inspectFacts(rec *jsonl.Record, b *jsonl.Batch) {
+	if rec.Kind != jsonl.Object {
+		return
+	}
+	top, sb := rec.Top, rec.Sub
+	typ := word(top[capType])
+	isMsg := bytes.Equal(typ, wordMessage)
+	if !isMsg && !bytes.Equal(typ, wordCompaction) {
+		return
+	}
+	st, _ := b.Aux.(*factStore)
+	if st == nil {
+		st = &factStore{}
+		b.Aux = st
+	}
+	sf := storedFact{entry: int32(len(b.Records)), callAt: int32(len(st.calls))}
+	keep := false
+	if isMsg {
+		m := top[capMessage]
+		var role, content, stop, callID []byte
+		if len(m) > 0 && m[0] == '{' {
+			role, content, stop, callID = sb[subRole], sb[subContent], sb[subStop], sb[subToolCallID]
+		}
+		if why, bad := listingFailsOf(m, role, content); bad {
+			sf.flags |= sfListing
+			sf.raw = st.strString(why)
+			keep = true
+		}
+		switch r := word(role); string(r) {
+		case "assistant":
+			if s, _ := jsonl.String(stop); s == "error" || s == "aborted" {
+				sf.flags |= sfDropped
+			}
+			eachToolCall(content, func(id, name []byte) {
+				st.calls = append(st.calls, storedCall{strDecoded(st, id), strDecoded(st, name)})
+			})
+			sf.nCalls = int32(len(st.calls)) - sf.callAt
+			keep = keep || sf.nCalls > 0
+		case "toolResult":
+			sf.flags |= sfResult
+			sf.str = strDecoded(st, callID)
+			keep = true
+		}
+		sb[subContent], sb[subStop], sb[subToolCallID] = nil, nil, nil
+	} else {
+		fk := top[capFirstKept]
+		sf.flags |= sfCompaction
+		if fk != nil {
+			sf.flags |= sfFKOK
+			sf.raw = st.str(fk)
+		}
+		id, isStr := jsonl.String(fk)
+		if isStr {
+			sf.flags |= sfFKStr
+		}
+		sf.str = st.strString(id)
+		keep = true
+	}
+	top[capFirstKept] = nil
+	if keep {
+		st.facts = append(st.facts, sf)
+	}
+}
+
+// strDecoded stores the value of raw JSON string raw ("" when it is not
+// one), without decoding when it holds no escapes.
+func strDecoded(st *factStore, raw []byte) strRef {
+	if n := len(raw); n >= 2 && raw[0] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
+		return st.str(raw[1 : n-1])
+	}
+	s, _ := jsonl.String(raw)
+	return st.strString(s)
+}
+
+// factCollector moves the batches' facts to the file's, in file order, as
+// the index takes the records.
+type factCollector struct {
+	out checkFacts
+	// cursor is the next fact of the current batch's store.
+	cursor int
+}
+
+// take is called after the index took record k of batch b; before is the
+// number of entries before it. A record that became a message or
+// compaction entry keeps its fact, or is marked unknown when it was not
+// inspected (streamed).
+func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
+	if k == 0 {
+		c.cursor = 0
+	}
+	st, _ := b.Aux.(*factStore)
+	var sf *storedFact
+	if st != nil && c.cursor < len(st.facts) && int(st.facts[c.cursor].entry) == k {
+		sf = &st.facts[c.cursor]
+		c.cursor++
+	}
+	if f.Index.Len() != before+1 {
+		return // not an entry
+	}
+	rec := &b.Records[k]
+	if rec.Streamed {
+		if t := f.Entries[before].Type(); t == "message" || t == "compaction" {
+			c.out.facts = append(c.out.facts, storedFact{entry: int32(before), flags: sfUnknown})
+		}
+		return
+	}
+	if sf == nil {
+		return
+	}
+	o := &c.out
+	nf := *sf
+	nf.entry = int32(before)
+	move := func(r strRef) strRef { return o.str(st.arena[r.off : r.off+r.n]) }
+	nf.str, nf.raw = move(sf.str), move(sf.raw)
+	nf.callAt = int32(len(o.calls))
+	for _, sc := range st.calls[sf.callAt : sf.callAt+sf.nCalls] {
+		o.calls = append(o.calls, storedCall{move(sc.id), move(sc.name)})
+	}
+	o.facts = append(o.facts, nf)
+}
+
+// batchDone clears a batch's facts once the index has taken it.
+func (c *factCollector) batchDone(b *jsonl.Batch) {
+	if st, _ := b.Aux.(*factStore); st != nil {
+		st.reset()
+	}
+	c.cursor = 0
+}
+
+// eachToolCall calls fn with the raw id and name of each element of the
+// JSON array content whose "type" is "toolCall" (as jsonl.Elements with
+// sub(b, "type"), sub(b, "id") and sub(b, "name") on each element, but
+// reading the array once). content is valid JSON (or nil).
+func eachToolCall(content []byte, fn func(id, name []byte)) {
+	c := content
+	i := jsonl.SkipSpace(c, 0)
+	if i >= len(c) || c[i] != '[' {
+		return
+	}
+	i = jsonl.SkipSpace(c, i+1)
+	for i < len(c) && c[i] != ']' {
+		var end int
+		if c[i] == '{' {
+			var typ, id, name []byte
+			j := jsonl.SkipSpace(c, i+1)
+			for j < len(c) && c[j] == '"' {
+				kEnd := jsonl.SkipString(c, j)
+				if kEnd <= j {
+					return
+				}
+				key := c[j+1 : kEnd-1]
+				j = jsonl.SkipSpace(c, kEnd)
+				if j >= len(c) || c[j] != ':' {
+					return
+				}
+				j = jsonl.SkipSpace(c, j+1)
+				vEnd := jsonl.SkipValue(c, j)
+				if vEnd <= j {
+					return
+				}
+				switch {
+				case keyIs(key, "type"):
+					typ = c[j:vEnd]
+				case keyIs(key, "id"):
+					id = c[j:vEnd]
+				case keyIs(key, "name"):
+					name = c[j:vEnd]
+				}
+				j = jsonl.SkipSpace(c, vEnd)
+				if j < len(c) && c[j] == ',' {
+					j = jsonl.SkipSpace(c, j+1)
+				}
+			}
+			if j >= len(c) || c[j] != '}' {
+				return
+			}
+			end = j + 1
+			if t := word(typ); string(t) == "toolCall" {
+				fn(id, name)
+			}
+		} else {
+			end = jsonl.SkipValue(c, i)
+			if end <= i {
+				return
+			}
+		}
+		i = jsonl.SkipSpace(c, end)
+		if i < len(c) && c[i] == ',' {
+			i = jsonl.SkipSpace(c, i+1)
+		}
+	}
+}
+
+// keyIs compares a raw (escaped) member key with key.
+func keyIs(raw []byte, key string) bool {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw) == key
+	}
+	s, ok := jsonl.String(append(append([]byte{'"'}, raw...), '"'))
+	return ok && s == key
+}
+
+// eachPathFact calls fn with the fact of each entry in idx (message and
+// compaction entries, in path order): from the facts the index pass
+// gathered when it did, else (or for a line it did not inspect) from the
+// line read back. Migrated (legacy) files always read their lines: the
+// facts are of the stored lines, the rules are about the migrated ones.
+func (f *File) eachPathFact(idx []int, fn func(i int, lf *lineFact) error) error {
+	if f.facts == nil || f.Legacy != nil || f.edits != nil {
+		return f.EachLine(idx, func(i int, line []byte) error {
+			e := &f.Entries[i]
+			lf := factFromLine(line, e.Type(), e.Role())
+			return fn(i, &lf)
+		})
+	}
+	var lr *lineReader
+	defer func() {
+		if lr != nil {
+			lr.close()
+		}
+	}()
+	for _, i := range idx {
+		e := &f.Entries[i]
+		sf, ok := f.facts.lookup(i)
+		var lf lineFact
+		switch {
+		case ok && sf.flags&sfUnknown == 0:
+			lf = f.facts.fact(sf)
+		case !ok && e.Type() == "message" && e.Role() != "toolResult":
+			// nothing the rules look at
+		default:
+			if lr == nil {
+				var err error
+				if lr, err = f.openLines(); err != nil {
+					return err
+				}
+			}
+			line, err := lr.raw(i)
+			if err != nil {
+				return err
+			}
+			lf = factFromLine(line, e.Type(), e.Role())
+		}
+		if err := fn(i, &lf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
