@@ -33,7 +33,9 @@ func fuzzNodes(data []byte) (Policy, []Node) {
 	data = data[1:]
 	const alpha = "abcdefghijklmnop"
 	var nodes []Node
+	line := int32(0)
 	for i := 0; i+1 < len(data) && len(nodes) < 256; i += 2 {
+		line += 1 + int32(data[i]>>7) // the top bit of the id byte skips a line
 		id := fuzzID(alpha[int(data[i])%len(alpha)])
 		var parent string
 		switch c := data[i+1] % 20; {
@@ -44,7 +46,7 @@ func fuzzNodes(data []byte) (Policy, []Node) {
 		default:
 			parent = "z" // unknown id: orphan
 		}
-		nodes = append(nodes, Node{ID: id, Parent: parent, Line: int32(len(nodes) + 1)})
+		nodes = append(nodes, Node{ID: id, Parent: parent, Line: line})
 	}
 	return p, nodes
 }

@@ -49,7 +49,7 @@ type Index struct {
 	policy Policy
 
 	ids   []uint32 // id handle of each node (into ar)
-	lines []int32
+	lines lineTable
 	// par holds, while building, the handle of each node's parent id (0
 	// when it has none) and, after Finish, the resolved parent node or None.
 	par    []int32
@@ -108,7 +108,7 @@ func (x *Index) Add(n Node) int {
 		x.nKeys++
 	}
 	x.ids = append(x.ids, h)
-	x.lines = append(x.lines, n.Line)
+	x.lines.add(i, n.Line)
 	if i%64 == 0 {
 		x.hasPar = append(x.hasPar, 0)
 	}
@@ -189,7 +189,6 @@ func (x *Index) growTable() {
 func (x *Index) Grow(n int) {
 	if n > 0 {
 		x.ids = slices.Grow(x.ids, n)
-		x.lines = slices.Grow(x.lines, n)
 		x.par = slices.Grow(x.par, n)
 		x.hasPar = slices.Grow(x.hasPar, (len(x.ids)+n+63)/64-len(x.hasPar))
 	}
@@ -272,11 +271,11 @@ func (x *Index) ParentID(i int) string {
 func (x *Index) HasParent(i int) bool { return x.hasPar[i/64]&(1<<(i%64)) != 0 }
 
 // Line returns the line number node i was added with.
-func (x *Index) Line(i int) int32 { return x.lines[i] }
+func (x *Index) Line(i int) int32 { return x.lines.at(i) }
 
 // Node returns node i as a value (ID, Parent, HasParent, Line).
 func (x *Index) Node(i int) Node {
-	return Node{ID: x.ID(i), Parent: x.ParentID(i), HasParent: x.HasParent(i), Line: x.lines[i]}
+	return Node{ID: x.ID(i), Parent: x.ParentID(i), HasParent: x.HasParent(i), Line: x.lines.at(i)}
 }
 
 // Lookup returns the node an id resolves to under the index's policy.
@@ -480,6 +479,53 @@ func (x *Index) findCycles() {
 			state[w] = 2
 		}
 	}
+}
+
+// lineTable holds the line numbers of the nodes. Line minus node number
+// changes only where a node is not on the line after the previous one's
+// (blank or bad lines, a record over several lines), so it is kept as runs
+// (first node, line minus node) and found by binary search; when the runs
+// would take more room than a number per node, it switches to that.
+type lineTable struct {
+	runs  []lineRun
+	dense []int32 // used instead of runs once set
+	n     int
+}
+
+type lineRun struct{ start, delta int32 }
+
+func (t *lineTable) add(i int, line int32) {
+	t.n = i + 1
+	if t.dense != nil {
+		t.dense = append(t.dense, line)
+		return
+	}
+	d := line - int32(i)
+	if k := len(t.runs); k > 0 && t.runs[k-1].delta == d {
+		return
+	}
+	if len(t.runs) >= 64 && len(t.runs) >= i/2 { // 8 bytes a run: denser than 4 a node
+		dense := make([]int32, i, max(2*i, 1024))
+		for j := range i {
+			dense[j] = t.at(j)
+		}
+		t.runs = nil
+		t.dense = append(dense, line)
+		return
+	}
+	t.runs = append(t.runs, lineRun{int32(i), d})
+}
+
+func (t *lineTable) at(i int) int32 {
+	if i < 0 || i >= t.n {
+		panic("tree: line of a node out of range")
+	}
+	if t.dense != nil {
+		return t.dense[i]
+	}
+	// the last run starting at or before i
+	k := sort.Search(len(t.runs), func(k int) bool { return int(t.runs[k].start) > i }) - 1
+	return int32(i) + t.runs[k].delta
 }
 
 // arena holds the ids: a handle below 1<<31 is chunk<<16 | offset of a

@@ -344,3 +344,35 @@ func TestManyIDs(t *testing.T) {
 	require.Len(t, x.Duplicates(), 100)
 	require.Greater(t, len(x.ar.chunks), 3)
 }
+
+// Line numbers are kept as runs while nodes sit on consecutive lines, and
+// as one number per node once gaps are common; both read back exactly.
+func TestLines(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		gap   func(i int) int32
+		dense bool
+	}{
+		{"consecutive", func(int) int32 { return 1 }, false},
+		{"a few gaps", func(i int) int32 { return 1 + int32(i%500/499)*3 }, false},
+		{"gap after every other", func(i int) int32 { return 1 + int32(i%2) }, true},
+		{"records over several lines", func(i int) int32 { return 1 + int32(i%7) }, true},
+	} {
+		x := New(LastWins, 0)
+		var want []int32
+		line := int32(1)
+		for i := range 5000 {
+			line += tc.gap(i)
+			want = append(want, line)
+			x.Add(Node{ID: fmt.Sprint(i), Line: line})
+		}
+		x.Finish()
+		for i, l := range want {
+			require.Equal(t, l, x.Line(i), "%s: line of node %d", tc.name, i)
+		}
+		require.Equal(t, tc.dense, x.lines.dense != nil, tc.name)
+		if !tc.dense {
+			require.Less(t, len(x.lines.runs), 20, tc.name)
+		}
+	}
+}
