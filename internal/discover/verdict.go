@@ -19,7 +19,7 @@ const verdictVersion = 3
 // runs once per change of the file. A session the registry cannot open
 // keeps what its lister read.
 func applyVerdict(reg *sessfmt.Registry, s *Session) {
-	sess, err := reg.Open(s.Path, sessfmt.OpenOptions{})
+	sess, err := reg.Open(s.Path, sessfmt.OpenOptions{Check: true})
 	if err != nil {
 		return
 	}

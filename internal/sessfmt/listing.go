@@ -41,12 +41,21 @@ func VerdictOf(s Session, opts CheckOptions) Verdict {
 			}
 		}
 	}
-	if cx, ok := s.(Contexter); ok {
+	if mc, ok := s.(MessageCounter); ok {
+		n, _ := mc.CountMessages() // a refused session shows no message
+		v.Messages, v.Counted = n, true
+	} else if cx, ok := s.(Contexter); ok {
 		var n messageCounter
 		_ = cx.Transcript(ContextOptions{}, &n) // a refused session shows no message
 		v.Messages, v.Counted = int(n), true
 	}
 	return v
+}
+
+// MessageCounter is a Contexter that counts the messages its Transcript
+// gives without decoding them (with an error: the count so far).
+type MessageCounter interface {
+	CountMessages() (int, error)
 }
 
 // messageCounter is a TranscriptSink that counts the messages show prints.

@@ -1,0 +1,148 @@
+package pi
+
+import (
+	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/tree"
+)
+
+// CountMessages is the number of messages show prints for the active leaf
+// (sessfmt.MessageCounter), without decoding any. For the pi dialect it is
+// counted from the index (countPi): which entries make the context and how
+// many messages each gives, reading back only the newest compaction on the
+// path, its context edits and branch summaries. Otherwise the context is
+// streamed as Transcript streams it, long lines read elided (as Meta
+// counts). With an error it is the count so far.
+func (s *Session) CountMessages() (int, error) {
+	leaf, err := s.LeafIndex()
+	if err != nil {
+		return 0, err
+	}
+	if n, ok, err := s.File.countPi(leaf); ok {
+		return n, err
+	}
+	n := 0
+	refs := newLongRefs()
+	defer refs.close()
+	_, err = s.File.streamContext(leaf, nil, func([]byte, int) error { n++; return nil }, refs)
+	return n, err
+}
+
+// countPi is the number of messages streamPi emits for leaf, from the
+// index: a message, custom_message or (older) kept entry gives one, a
+// branch summary one when its summary is truthy, the newest compaction
+// one (two with a truthy systemMessage in 1.5.2), and a 1.5.2 context_edit
+// whose replacement is null removes its target's. ok is false when
+// streamPi is not how the context is built (oh-my-pi, xcsh, no leaf).
+// TestCountMessagesSameAsTranscript holds it equal to the streamed count.
+func (f *File) countPi(leaf int) (n int, ok bool, err error) {
+	if f.Dialect == DialectOmp || f.Dialect == DialectXcsh {
+		return 0, false, nil
+	}
+	ctx, path, err := f.prepare(leaf)
+	if err != nil || ctx.Leaf == tree.None {
+		return 0, false, nil
+	}
+	v152 := f.PiVersion != Pi073
+	var lr *lineReader
+	entry := func(i int) (pathEntry, error) {
+		if lr == nil {
+			var err error
+			if lr, err = f.openLines(); err != nil {
+				return pathEntry{}, err
+			}
+		}
+		return lr.entry(i)
+	}
+	defer func() {
+		if lr != nil {
+			lr.close()
+		}
+	}()
+	compaction := -1
+	for k := len(path) - 1; k >= 0; k-- {
+		if f.Entries[path[k]].Type() == "compaction" {
+			compaction = k
+			break
+		}
+	}
+	sel := path
+	compMsgs := 0
+	if compaction >= 0 {
+		ci := path[compaction]
+		c, err := entry(ci)
+		if err != nil {
+			return 0, true, err
+		}
+		compMsgs = 1
+		if sm, _ := jsonl.Field(c.line, "systemMessage"); v152 && jsonl.Truthy(sm) {
+			compMsgs = 2
+		}
+		keptKey := noIDKey
+		if fk := c.get("firstKeptEntryId"); fk != nil {
+			keptKey = rawKey(fk)
+		}
+		cid := f.Index.ID(ci)
+		idx, kept := compactionSpan(len(path),
+			func(k int) bool {
+				return f.Index.ID(path[k]) == cid && (v152 || f.Entries[path[k]].Type() == "compaction")
+			},
+			func(k int) bool { return f.Index.ID(path[k]) == keptKey })
+		if idx < 0 {
+			idx = compaction
+		}
+		sel = make([]int, 0, len(path)-idx)
+		sel = append(sel, ci)
+		if kept >= 0 {
+			for _, i := range path[kept:idx] {
+				if !(v152 && f.Entries[i].Type() == "message" && f.Entries[i].Role() == "system") {
+					sel = append(sel, i)
+				}
+			}
+		}
+		sel = append(sel, path[idx+1:]...)
+	}
+	// 1.5.2: the latest context_edit per target; only a null replacement
+	// changes the count (its target's messages are left out).
+	var nullEdit map[string]bool
+	if v152 {
+		for _, i := range sel {
+			if f.Entries[i].Type() != "context_edit" {
+				continue
+			}
+			pe, err := entry(i)
+			if err != nil {
+				return n, true, err
+			}
+			if nullEdit == nil {
+				nullEdit = map[string]bool{}
+			}
+			target := noIDKey
+			if t := pe.get("targetId"); t != nil {
+				target = rawKey(t)
+			}
+			nullEdit[target] = string(pe.get("replacement")) == "null"
+		}
+	}
+	for k, i := range sel {
+		m := 0
+		switch typ := f.Entries[i].Type(); {
+		case compaction >= 0 && k == 0:
+			m = compMsgs
+		case typ == "message", typ == "custom_message":
+			m = 1
+		case typ == "branch_summary":
+			pe, err := entry(i)
+			if err != nil {
+				return n, true, err
+			}
+			if branchSummaryMessage(&pe) != nil {
+				m = 1
+			}
+		}
+		if m > 0 && nullEdit[f.Index.ID(i)] {
+			m = 0
+		}
+		n += m
+	}
+	return n, true, nil
+}
