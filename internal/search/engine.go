@@ -20,6 +20,47 @@ type Target struct {
 	Agent string
 	ID    string
 	Title string
+	// Describe, when set, gives the agent, id and title of a session
+	// with a hit whose Target lacks them, instead of opening the session
+	// and reading its Meta: the caller passes list's own summary of the
+	// file (the same title), which reads it once without building an
+	// index.
+	Describe func() (agent, id, title string, err error)
+}
+
+// describe fills what t lacks of agent, id and title: with t.Describe when
+// set, else from the session's Meta (s, or the session opened for it).
+func describe(cfg *Config, t *Target, s sessfmt.Session) {
+	if t.Agent != "" && t.ID != "" && t.Title != "" {
+		return
+	}
+	fill := func(agent, id, title string) {
+		if t.Agent == "" {
+			t.Agent = agent
+		}
+		if t.ID == "" {
+			t.ID = id
+		}
+		if t.Title == "" {
+			t.Title = title
+		}
+	}
+	if t.Describe != nil {
+		if agent, id, title, err := t.Describe(); err == nil {
+			fill(agent, id, title)
+			return
+		}
+	}
+	if s == nil {
+		var err error
+		if s, err = cfg.Open(t.Ref); err != nil {
+			return
+		}
+		defer s.Close()
+	}
+	// Meta reads the session again (list's reader).
+	m := s.Meta()
+	fill(m.Agent, m.ID, m.Title)
 }
 
 // Config is one search.
@@ -192,21 +233,8 @@ func searchOne(cfg *Config, t Target, buf []byte) *Result {
 	if t.Agent == "" {
 		t.Agent = ref.Agent
 	}
-	if t.Agent == "" || t.ID == "" || t.Title == "" {
-		// Meta reads the session again (list's reader): only when the caller
-		// did not know it from the list cache.
-		meta := s.Meta()
-		if t.Agent == "" {
-			t.Agent = meta.Agent
-		}
-		if t.ID == "" {
-			t.ID = meta.ID
-		}
-		if t.Title == "" {
-			t.Title = meta.Title
-		}
-	}
 	res.Target = t
+	described := false // agent, id and title are looked up at the first hit
 	opts := sessfmt.TextOptions{Kinds: cfg.Kinds}
 	if pre != nil {
 		// The same prefilter, line by line, as the session is read.
@@ -223,6 +251,10 @@ func searchOne(cfg *Config, t Target, buf []byte) *Result {
 		spans, total := cfg.Matcher.Find(x.Text, 0)
 		if total == 0 {
 			return nil
+		}
+		if !described {
+			describe(cfg, &t, s)
+			res.Target, described = t, true
 		}
 		h := Hit{
 			Agent: t.Agent, Session: ref.String(), ID: t.ID, ShortID: short(t.ID), Title: t.Title,
@@ -306,21 +338,7 @@ func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, 
 	if t.Agent == "" {
 		t.Agent = t.Ref.Agent
 	}
-	if t.ID == "" || t.Title == "" || t.Agent == "" {
-		if s, err := cfg.Open(t.Ref); err == nil {
-			m := s.Meta()
-			if t.Agent == "" {
-				t.Agent = m.Agent
-			}
-			if t.ID == "" {
-				t.ID = m.ID
-			}
-			if t.Title == "" {
-				t.Title = m.Title
-			}
-			s.Close()
-		}
-	}
+	describe(cfg, &t, nil)
 	hit.Agent, hit.ID, hit.ShortID, hit.Title = t.Agent, t.ID, short(t.ID), t.Title
 	res.Target = t
 	res.Hits = []Hit{*hit}

@@ -123,3 +123,40 @@ func fmtQ(xs []string) string {
 	}
 	return out + "]"
 }
+
+// TestDescribeOnlyOnHit: a target without id and title gets them from its
+// Describe (list's summary), only when it has a hit; the session's Meta is
+// not read.
+func TestDescribeOnlyOnHit(t *testing.T) {
+	dir := t.TempDir()
+	var targets []Target
+	calls := map[string]int{}
+	for i, text := range []string{"no luck here", "a needle here", "candidate: needle\\u0073 but no"} {
+		p := filepath.Join(dir, fmt.Sprintf("d%d.jsonl", i))
+		body := fmt.Sprintf(`{"id":"1","role":"user","text":"%s"}`+"\n", text)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(p)
+		targets = append(targets, Target{Ref: sessfmt.Ref{Format: "test", Path: p}, Describe: func() (string, string, string, error) {
+			calls[name]++
+			return "agentx", "id-" + name, "title of " + name, nil
+		}})
+	}
+	m, _ := Compile("needle here", Options{})
+	decoded := 0
+	open := func(r sessfmt.Ref) (sessfmt.Session, error) { return &lineSession{ref: r, decoded: &decoded}, nil }
+	var got []string
+	err := Run(Config{Matcher: m, Open: open, Workers: 1}, targets, func(r *Result) error {
+		for _, h := range r.Hits {
+			got = append(got, h.Agent+"|"+h.ID+"|"+h.Title)
+		}
+		return r.Err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != "[agentx|id-d1.jsonl|title of d1.jsonl]" || fmt.Sprint(calls) != "map[d1.jsonl:1]" {
+		t.Fatalf("hits %v, Describe calls %v", got, calls)
+	}
+}

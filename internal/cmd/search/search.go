@@ -444,6 +444,19 @@ func quickTargets(opts *Options, sopts discover.Options) []search.Target {
 			if t.ID == "" && !opts.All && strings.Contains(filepath.ToSlash(p), "/subagents/") {
 				continue
 			}
+			if t.ID == "" && prov.Info != nil {
+				// Not in the list cache: a session with a hit gets its id and
+				// title from list's own summary of the file (one streaming
+				// pass, no index), not by being opened.
+				p, fst, info := p, fst, prov.Info
+				t.Describe = func() (string, string, string, error) {
+					s, err := info(p, fst)
+					if err != nil {
+						return "", "", "", err
+					}
+					return s.Agent, s.ID, s.Title, nil
+				}
+			}
 			if opts.Factory.Registry.Format(prov.Format) == nil {
 				ref, err := opts.Factory.Registry.Resolve(p)
 				if err != nil {
