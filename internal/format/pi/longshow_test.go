@@ -125,7 +125,7 @@ func TestLongLineShowEqualsHeld(t *testing.T) {
 		return "\n\n  " + b.String() + "\n\n"
 	}
 	js := func(s string) string { b, _ := json.Marshal(s); return string(b) }
-	verbatim := `"` + strings.Repeat("plain text \xff\xe2\x82 no escapes ", (jsonl.LongLine+1000)/30) + `"`
+	verbatim := `"` + strings.Repeat("plain text \xff\xe2\x82 no escapes ", (jsonl.LongLine+1000)/20) + `"`
 	lines := []string{
 		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":` + js(big("user")) + `,"timestamp":1}}`,
 		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-01T00:00:02Z","message":{"role":"assistant","content":[{"type":"thinking","thinking":` + js(big("think")) + `},{"type":"text","text":` + js(big("answer")) + `},{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"ls"}}],"provider":"p","model":"m","timestamp":2}}`,
