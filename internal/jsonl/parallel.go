@@ -35,6 +35,10 @@ type ParallelOptions struct {
 	Inspect func(rec *Record, b *Batch)
 }
 
+// NewReaderSize is NewReader with a read buffer of n bytes: for an input
+// known to be small (a sniffed head), whose lines are read the same way.
+func NewReaderSize(r io.Reader, n int) *Reader { return newReaderSize(r, max(n, 16)) }
+
 // ChunkSize is the default chunk size of ReadParallel.
 const ChunkSize = 4 << 20
 

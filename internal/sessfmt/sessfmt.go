@@ -217,7 +217,7 @@ const SniffLines = 64
 // SniffLines of them, until fn returns false; other lines (blank, torn,
 // not JSON, not an object) are skipped. Formats' Sniff methods use it.
 func HeadObjects(head []byte, fn func(rec *jsonl.Record) bool) {
-	rd := jsonl.NewReader(bytes.NewReader(head))
+	rd := jsonl.NewReaderSize(bytes.NewReader(head), min(len(head)+1, jsonl.BufferSize)) // not a zeroed 1 MiB buffer per format and file
 	for n := 0; n < SniffLines && rd.Next(); {
 		rec := rd.Record()
 		if rec.Kind != jsonl.Object {
