@@ -281,10 +281,12 @@ func special(x uint64) uint64 {
 	return ((x - lsb*0x20) | (q - lsb) | (e - lsb)) &^ x & msb
 }
 
-// scanString validates the string starting at b[i] == '"', eight bytes at
-// a time (special) up to each '"', '\\' or control character, and returns
-// the index just past its closing quote and whether it held an escape.
-func scanString(b []byte, i int) (end int, esc, ok bool) {
+// scanStringSWAR validates the string starting at b[i] == '"', eight bytes
+// at a time (special) up to each '"', '\\' or control character, and returns
+// the index just past its closing quote and whether it held an escape. It
+// is scanString in every build but GOEXPERIMENT=simd on amd64
+// (scanstr_simd.go), where it is the fallback and the reference.
+func scanStringSWAR(b []byte, i int) (end int, esc, ok bool) {
 	i++
 	for {
 		if i+8 <= len(b) {
@@ -309,23 +311,30 @@ func scanString(b []byte, i int) (end int, esc, ok bool) {
 			return i, esc, false
 		}
 		esc = true
-		switch escapes[b[i+1]] {
-		case 2:
-			i += 2
-		case 6:
-			if i+6 > len(b) {
-				return i, esc, false
-			}
-			for _, h := range b[i+2 : i+6] {
-				if !(isDigit(h) || (h >= 'a' && h <= 'f') || (h >= 'A' && h <= 'F')) {
-					return i, esc, false
-				}
-			}
-			i += 6
-		default:
+		if i, ok = skipEscape(b, i); !ok {
 			return i, esc, false
 		}
 	}
+}
+
+// skipEscape validates the escape at b[i] == '\\' (i+1 < len(b)) and
+// returns the index just past it.
+func skipEscape(b []byte, i int) (int, bool) {
+	switch escapes[b[i+1]] {
+	case 2:
+		return i + 2, true
+	case 6:
+		if i+6 > len(b) {
+			return i, false
+		}
+		for _, h := range b[i+2 : i+6] {
+			if !(isDigit(h) || (h >= 'a' && h <= 'f') || (h >= 'A' && h <= 'F')) {
+				return i, false
+			}
+		}
+		return i + 6, true
+	}
+	return i, false
 }
 
 // escapes gives, for the byte after a backslash, the length of the escape
