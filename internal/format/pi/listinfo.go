@@ -186,26 +186,7 @@ const longCapture = 8 * MaxFirstMessage
 // caller to scan again held when such a line is the first user message and
 // its content is an array cut by the capture limit.
 func scanListInfo(r io.Reader, path string, streamLong bool) (*ListInfo, error) {
-	li := &ListInfo{}
-	var (
-		parsedSeen   bool
-		headerDone   bool
-		slotTitle    string
-		changeTitle  string
-		headerTitle  string
-		sessionName  string
-		lastActivity float64
-		haveActivity bool
-		markers      dialectMarkers
-		ids          = make(map[uint64]struct{}, 256)
-		parents      []uint64
-		seed         = maphash.MakeSeed()
-		headerHash   uint64 // the header id's idHash (an entry whose parent it is, is a root)
-		firstFound   bool
-		problems     = map[string]int{}
-		slotSeen     bool
-		slotValid    bool
-	)
+	st := newListState()
 	br := readerPool.Get().(*bufio.Reader)
 	br.Reset(r)
 	defer func() { br.Reset(nil); readerPool.Put(br) }()
@@ -256,175 +237,221 @@ func scanListInfo(r io.Reader, path string, streamLong bool) (*ListInfo, error) 
 			}
 			kind = classify(&val, body, nl)
 		}
-		if bom && (kind == jsonl.Object || kind == jsonl.NonObject) {
-			// pi 1.5.2 does not strip the mark: JSON.parse fails on the
-			// line and it is skipped (oh-my-pi and xcsh strip it: recheck).
-			problems[problem.BOM]++
-			li.recheck = true
-			continue
-		}
-		switch kind {
-		case jsonl.Blank:
-			continue
-		case jsonl.Malformed:
-			problems[problem.MalformedLine]++
-			li.recheck = true
-			continue
-		case jsonl.TornTail:
-			problems[problem.TornTail]++
-			li.recheck = true
-			continue
-		case jsonl.NULRun:
-			problems[problem.NULRun]++
-			li.recheck = true
-			continue
-		}
-		if !headerDone {
-			if kind == jsonl.Object {
-				f := val.top
-				typ, _ := jsonl.String(f[kType])
-				if !parsedSeen && ls.line == 1 && typ == "title" {
-					slotTitle, _ = jsonl.String(f[kTitle])
-					markers.omp = true
-					slotSeen, slotValid = true, slotLooksValid(body, nl)
-					continue
-				}
-				if typ == "session" {
-					parsedSeen, headerDone = true, true
-					li.HasHeader = true
-					li.ID, li.ValidHeader = jsonl.String(f[kID])
-					headerHash = idHash(seed, f[kID])
-					li.Cwd, _ = jsonl.String(f[kCwd])
-					li.ParentSession, _ = jsonl.String(f[kParentSession])
-					headerTitle, _ = jsonl.String(f[kTitle])
-					if headerTitle != "" {
-						markers.omp = true
-					}
-					if ts, ok := jsonl.String(f[kTimestamp]); ok {
-						li.Created = parseTime(ts)
-					}
-					if !li.ValidHeader {
-						problems[problem.MissingHeader]++ // pi lists it, but cannot open it
-					}
-					continue
-				}
-			}
-			parsedSeen, headerDone = true, true
-			problems[problem.MissingHeader]++
-		}
-		if kind == jsonl.NonObject {
-			problems[problem.NonObject]++
-			li.recheck = true
-			li.Entries++
-			continue
-		}
-		f := val.top
-		typ := word(f[kType])
-		if string(typ) == "session" {
-			li.recheck = true // oh-my-pi keeps it as an entry
-			continue          // a second header: not an entry in pi
-		}
-		li.Entries++
-		if f[kID] != nil {
-			ids[idHash(seed, f[kID])] = struct{}{}
-		}
-		if jsonl.Truthy(f[kParentID]) {
-			parents = append(parents, idHash(seed, f[kParentID]))
-		}
-		switch string(typ) {
-		case "message":
-			li.Messages++
-			m := f[kMessage]
-			if len(m) == 0 || m[0] != '{' {
-				if len(m) == 0 || m[0] != '[' {
-					problems[CodeListingFails]++ // pi reads `"content" in message`: it throws
-				}
-				continue
-			}
-			mf := val.msg
-			role := word(mf[mRole])
-			if c := mf[mContent]; c != nil && (string(role) == "user" || string(role) == "assistant") && c[0] != '"' && c[0] != '[' {
-				// pi 1.5.2's listing reads content.filter: it throws and the
-				// session vanishes from its list. sessctl lists it and says so.
-				problems[CodeListingFails]++
-			}
-			if mf[mContent] == nil || (string(role) != "user" && string(role) != "assistant") {
-				continue
-			}
-			if ts := mf[mTimestamp]; len(ts) > 0 && (ts[0] == '-' || (ts[0] >= '0' && ts[0] <= '9')) {
-				if x, err := strconv.ParseFloat(string(ts), 64); err == nil && (!haveActivity || x > lastActivity) {
-					lastActivity, haveActivity = x, true
-				}
-			} else if s, ok := jsonl.String(f[kTimestamp]); ok {
-				if t := parseTime(s); !t.IsZero() {
-					x := float64(t.UnixMilli())
-					if !haveActivity || x > lastActivity {
-						lastActivity, haveActivity = x, true
-					}
-				}
-			}
-			if !firstFound && string(role) == "user" {
-				if contentCut {
-					if c := mf[mContent]; c[0] != '"' {
-						li.heldRescan = true // an array: its text needs the whole line
-						return li, nil
-					}
-				}
-				if txt := textContent(mf[mContent]); txt != "" {
-					li.FirstMessage = clipText(txt, MaxFirstMessage)
-					firstFound = true
-				}
-			}
-		case "session_info":
-			s, _ := jsonl.String(f[kName])
-			sessionName = jsTrim(s)
-		case "title_change":
-			if s, ok := jsonl.String(f[kTitle]); ok {
-				changeTitle = s
-			}
-			markers.omp = true
-		case "context_change":
-			markers.xcsh = true
-		case "model_change":
-			if f[kModel] != nil {
-				markers.omp = true
-			}
-		case "ttsr_injection", "mode_change", "session_init", "service_tier_change", "mcp_tool_selection",
-			"reset_boundary", "credential_pin", "model_usage", "archive":
-			markers.omp = true
+		if !st.line(ls.line, body, nl, kind, bom, val.top, val.msg, contentCut) {
+			return st.li, nil
 		}
 	}
-	if !headerDone {
+	return st.finish(path), nil
+}
+
+// listState is the listing scan's state between lines (scanListInfo,
+// and the parallel index pass with Options.List).
+type listState struct {
+	li           *ListInfo
+	parsedSeen   bool
+	headerDone   bool
+	slotTitle    string
+	changeTitle  string
+	headerTitle  string
+	sessionName  string
+	lastActivity float64
+	haveActivity bool
+	markers      dialectMarkers
+	ids          map[uint64]struct{}
+	parents      []uint64
+	seed         maphash.Seed
+	headerHash   uint64 // the header id's idHash (an entry whose parent it is, is a root)
+	firstFound   bool
+	problems     map[string]int
+	slotSeen     bool
+	slotValid    bool
+}
+
+func newListState() *listState {
+	return &listState{li: &ListInfo{}, ids: make(map[uint64]struct{}, 256), seed: maphash.MakeSeed(), problems: map[string]int{}}
+}
+
+// line takes line n: body without BOM and without a final '\r', whether it
+// had a newline, its kind, whether a BOM started it, the captured members
+// (top: topKeys, msg: msgKeys; more may follow) and whether the message
+// content was cut (a streamed line). It returns false when the scan must
+// stop (li.heldRescan).
+func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool, top, msg [][]byte, contentCut bool) bool {
+	li, problems := st.li, st.problems
+	if bom && (kind == jsonl.Object || kind == jsonl.NonObject) {
+		// pi 1.5.2 does not strip the mark: JSON.parse fails on the
+		// line and it is skipped (oh-my-pi and xcsh strip it: recheck).
+		problems[problem.BOM]++
+		li.recheck = true
+		return true
+	}
+	switch kind {
+	case jsonl.Blank:
+		return true
+	case jsonl.Malformed:
+		problems[problem.MalformedLine]++
+		li.recheck = true
+		return true
+	case jsonl.TornTail:
+		problems[problem.TornTail]++
+		li.recheck = true
+		return true
+	case jsonl.NULRun:
+		problems[problem.NULRun]++
+		li.recheck = true
+		return true
+	}
+	if !st.headerDone {
+		if kind == jsonl.Object {
+			f := top
+			typ, _ := jsonl.String(f[kType])
+			if !st.parsedSeen && n == 1 && typ == "title" {
+				st.slotTitle, _ = jsonl.String(f[kTitle])
+				st.markers.omp = true
+				st.slotSeen, st.slotValid = true, slotLooksValid(body, nl)
+				return true
+			}
+			if typ == "session" {
+				st.parsedSeen, st.headerDone = true, true
+				li.HasHeader = true
+				li.ID, li.ValidHeader = jsonl.String(f[kID])
+				st.headerHash = idHash(st.seed, f[kID])
+				li.Cwd, _ = jsonl.String(f[kCwd])
+				li.ParentSession, _ = jsonl.String(f[kParentSession])
+				st.headerTitle, _ = jsonl.String(f[kTitle])
+				if st.headerTitle != "" {
+					st.markers.omp = true
+				}
+				if ts, ok := jsonl.String(f[kTimestamp]); ok {
+					li.Created = parseTime(ts)
+				}
+				if !li.ValidHeader {
+					problems[problem.MissingHeader]++ // pi lists it, but cannot open it
+				}
+				return true
+			}
+		}
+		st.parsedSeen, st.headerDone = true, true
 		problems[problem.MissingHeader]++
 	}
-	for _, p := range parents {
-		if _, ok := ids[p]; !ok && !(li.ValidHeader && p == headerHash) { // the header's id: a root (headerparent.go)
+	if kind == jsonl.NonObject {
+		problems[problem.NonObject]++
+		li.recheck = true
+		li.Entries++
+		return true
+	}
+	f := top
+	typ := word(f[kType])
+	if string(typ) == "session" {
+		li.recheck = true // oh-my-pi keeps it as an entry
+		return true       // a second header: not an entry in pi
+	}
+	li.Entries++
+	if f[kID] != nil {
+		st.ids[idHash(st.seed, f[kID])] = struct{}{}
+	}
+	if jsonl.Truthy(f[kParentID]) {
+		st.parents = append(st.parents, idHash(st.seed, f[kParentID]))
+	}
+	switch string(typ) {
+	case "message":
+		li.Messages++
+		m := f[kMessage]
+		if len(m) == 0 || m[0] != '{' {
+			if len(m) == 0 || m[0] != '[' {
+				problems[CodeListingFails]++ // pi reads `"content" in message`: it throws
+			}
+			return true
+		}
+		mf := msg
+		role := word(mf[mRole])
+		if c := mf[mContent]; c != nil && (string(role) == "user" || string(role) == "assistant") && c[0] != '"' && c[0] != '[' {
+			// pi 1.5.2's listing reads content.filter: it throws and the
+			// session vanishes from its list. sessctl lists it and says so.
+			problems[CodeListingFails]++
+		}
+		if mf[mContent] == nil || (string(role) != "user" && string(role) != "assistant") {
+			return true
+		}
+		if ts := mf[mTimestamp]; len(ts) > 0 && (ts[0] == '-' || (ts[0] >= '0' && ts[0] <= '9')) {
+			if x, err := strconv.ParseFloat(string(ts), 64); err == nil && (!st.haveActivity || x > st.lastActivity) {
+				st.lastActivity, st.haveActivity = x, true
+			}
+		} else if s, ok := jsonl.String(f[kTimestamp]); ok {
+			if t := parseTime(s); !t.IsZero() {
+				x := float64(t.UnixMilli())
+				if !st.haveActivity || x > st.lastActivity {
+					st.lastActivity, st.haveActivity = x, true
+				}
+			}
+		}
+		if !st.firstFound && string(role) == "user" {
+			if contentCut {
+				if c := mf[mContent]; c[0] != '"' {
+					li.heldRescan = true // an array: its text needs the whole line
+					return false
+				}
+			}
+			if txt := textContent(mf[mContent]); txt != "" {
+				li.FirstMessage = clipText(txt, MaxFirstMessage)
+				st.firstFound = true
+			}
+		}
+	case "session_info":
+		s, _ := jsonl.String(f[kName])
+		st.sessionName = jsTrim(s)
+	case "title_change":
+		if s, ok := jsonl.String(f[kTitle]); ok {
+			st.changeTitle = s
+		}
+		st.markers.omp = true
+	case "context_change":
+		st.markers.xcsh = true
+	case "model_change":
+		if f[kModel] != nil {
+			st.markers.omp = true
+		}
+	case "ttsr_injection", "mode_change", "session_init", "service_tier_change", "mcp_tool_selection",
+		"reset_boundary", "credential_pin", "model_usage", "archive":
+		st.markers.omp = true
+	}
+	return true
+}
+
+// finish completes the summary after the last line; path is a dialect hint.
+func (st *listState) finish(path string) *ListInfo {
+	li, problems := st.li, st.problems
+	if !st.headerDone {
+		problems[problem.MissingHeader]++
+	}
+	for _, p := range st.parents {
+		if _, ok := st.ids[p]; !ok && !(li.ValidHeader && p == st.headerHash) { // the header's id: a root (headerparent.go)
 			problems[problem.Orphan]++
 		}
 	}
 	switch {
-	case sessionName != "":
-		li.Name = sessionName
-	case slotTitle != "":
-		li.Name = slotTitle
-	case changeTitle != "":
-		li.Name = changeTitle
+	case st.sessionName != "":
+		li.Name = st.sessionName
+	case st.slotTitle != "":
+		li.Name = st.slotTitle
+	case st.changeTitle != "":
+		li.Name = st.changeTitle
 	default:
-		li.Name = headerTitle
+		li.Name = st.headerTitle
 	}
-	if haveActivity && lastActivity > 0 {
-		li.Modified = time.UnixMilli(int64(lastActivity)).UTC()
+	if st.haveActivity && st.lastActivity > 0 {
+		li.Modified = time.UnixMilli(int64(st.lastActivity)).UTC()
 	} else if !li.Created.IsZero() {
 		li.Modified = li.Created
 	}
-	li.Dialect = detectDialect("", path, &File{markers: markers})
-	if slotSeen && (!slotValid || li.Dialect == DialectXcsh) {
+	li.Dialect = detectDialect("", path, &File{markers: st.markers})
+	if st.slotSeen && (!st.slotValid || li.Dialect == DialectXcsh) {
 		li.recheck = true // not a slot to oh-my-pi, or xcsh, which knows none
 	}
 	if len(problems) > 0 {
 		li.Problems = problems
 	}
-	return li, nil
+	return li
 }
 
 // slotLooksValid is validTitleSlot for a raw first line (parsed here: one
