@@ -66,41 +66,75 @@ func piInfo(agent string) func(string, os.FileInfo) (*Session, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := &Session{
-			Agent: agent, Format: "pi", Dialect: string(li.Dialect), ID: li.ID, Path: path,
-			Cwd: li.Cwd, FirstMessage: li.FirstMessage, Messages: li.Messages, Entries: li.Entries,
-			Bytes: st.Size(), Modified: li.Modified, MTime: st.ModTime(),
-			Problems: li.ProblemCount(), ProblemCodes: li.Problems,
-		}
-		if s.ID == "" {
-			s.ID = IDFromFileName(path)
-		}
-		if !li.Created.IsZero() {
-			c := li.Created
-			s.Created = &c
-		}
-		if li.ParentSession != "" {
-			p := li.ParentSession
-			s.ParentSession = &p
-		}
-		src := "name"
-		if agent != "pi" || li.Dialect != pi.DialectPi {
-			src = "title"
-		}
-		s.Title, s.TitleSource = sessfmt.Title(li.Name, src, li.FirstMessage)
-		if s.Modified.IsZero() {
-			s.Modified = st.ModTime()
-		}
-		s.Modified = s.Modified.UTC().Truncate(time.Millisecond)
-		// A nested transcript <dir>/<x>.jsonl whose <dir>.jsonl is a
-		// session file is a subagent of that session (oh-my-pi).
-		if parent := filepath.Dir(path) + ".jsonl"; parent != ".jsonl" {
-			if pst, err := os.Stat(parent); err == nil && pst.Mode().IsRegular() {
-				s.SubagentOf = parent
+		return piSession(agent, path, st, li), nil
+	}
+}
+
+// piInfoVerdict is piInfo and applyVerdict in one read of the file: when
+// the registry takes the file for a pi-family one (as check does), it is
+// opened for check with list's summary computed in the same parallel pass
+// (pi.OpenForList); otherwise, or when that pass cannot give the summary,
+// as piInfo then applyVerdict.
+func piInfoVerdict(agent string) func(*sessfmt.Registry, string, os.FileInfo) (*Session, error) {
+	info := piInfo(agent)
+	return func(reg *sessfmt.Registry, path string, st os.FileInfo) (*Session, error) {
+		ref, err := reg.Resolve(path)
+		if err == nil && ref.Format == "pi" {
+			sess, li, err := pi.OpenForList(ref, path)
+			if err == nil && li != nil {
+				if li.Modified.IsZero() {
+					li.Modified = st.ModTime()
+				}
+				s := piSession(agent, path, st, li)
+				verdict(sess, s)
+				return s, nil
 			}
 		}
+		s, err := info(path, st)
+		if err != nil {
+			return nil, err
+		}
+		applyVerdict(reg, s)
 		return s, nil
 	}
+}
+
+// piSession is the listed row of a pi-family file from its summary.
+func piSession(agent, path string, st os.FileInfo, li *pi.ListInfo) *Session {
+	s := &Session{
+		Agent: agent, Format: "pi", Dialect: string(li.Dialect), ID: li.ID, Path: path,
+		Cwd: li.Cwd, FirstMessage: li.FirstMessage, Messages: li.Messages, Entries: li.Entries,
+		Bytes: st.Size(), Modified: li.Modified, MTime: st.ModTime(),
+		Problems: li.ProblemCount(), ProblemCodes: li.Problems,
+	}
+	if s.ID == "" {
+		s.ID = IDFromFileName(path)
+	}
+	if !li.Created.IsZero() {
+		c := li.Created
+		s.Created = &c
+	}
+	if li.ParentSession != "" {
+		p := li.ParentSession
+		s.ParentSession = &p
+	}
+	src := "name"
+	if agent != "pi" || li.Dialect != pi.DialectPi {
+		src = "title"
+	}
+	s.Title, s.TitleSource = sessfmt.Title(li.Name, src, li.FirstMessage)
+	if s.Modified.IsZero() {
+		s.Modified = st.ModTime()
+	}
+	s.Modified = s.Modified.UTC().Truncate(time.Millisecond)
+	// A nested transcript <dir>/<x>.jsonl whose <dir>.jsonl is a
+	// session file is a subagent of that session (oh-my-pi).
+	if parent := filepath.Dir(path) + ".jsonl"; parent != ".jsonl" {
+		if pst, err := os.Stat(parent); err == nil && pst.Mode().IsRegular() {
+			s.SubagentOf = parent
+		}
+	}
+	return s
 }
 
 // walkJSONL returns the *.jsonl files below root, at most depth folders

@@ -10,11 +10,11 @@ import "github.com/sessctl/sessctl/internal/format/pi"
 func providerList() []Provider {
 	return []Provider{
 		{Agent: "pi", Format: "pi", Order: 10, Version: pi.ListInfoVersion,
-			Roots: piRoots, Files: piFiles, Info: piInfo("pi")},
+			Roots: piRoots, Files: piFiles, Info: piInfo("pi"), InfoVerdict: piInfoVerdict("pi")},
 		{Agent: "omp", Format: "pi", Order: 20, Version: pi.ListInfoVersion,
-			Roots: ompRoots("omp", ".omp"), Files: piFiles, Info: piInfo("omp")},
+			Roots: ompRoots("omp", ".omp"), Files: piFiles, Info: piInfo("omp"), InfoVerdict: piInfoVerdict("omp")},
 		{Agent: "xcsh", Format: "pi", Order: 30, Version: pi.ListInfoVersion,
-			Roots: ompRoots("xcsh", ".xcsh"), Files: piFiles, Info: piInfo("xcsh")},
+			Roots: ompRoots("xcsh", ".xcsh"), Files: piFiles, Info: piInfo("xcsh"), InfoVerdict: piInfoVerdict("xcsh")},
 		// Version 6: titles from claude.InfoMeta (the /resume picker's)
 		{Agent: "claude", Format: "claude", Order: 40, Version: 6,
 			Roots: claudeRoots, Files: claudeFiles, Info: claudeInfo},

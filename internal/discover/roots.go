@@ -12,6 +12,7 @@ package discover
 
 import (
 	"fmt"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -105,6 +106,9 @@ type Provider struct {
 	Files func(root string, warn func(path string, err error)) []string
 	// Info summarises one file. path is the file; st is its stat.
 	Info func(path string, st os.FileInfo) (*Session, error)
+	// InfoVerdict, when set, is Info followed by applyVerdict in one read
+	// of the file where it can (pi family: OpenForList).
+	InfoVerdict func(reg *sessfmt.Registry, path string, st os.FileInfo) (*Session, error)
 	// Version is bumped when Info's results change for the same bytes
 	// (it is part of the cache key).
 	Version int

@@ -164,11 +164,16 @@ func Scan(opts Options) *Result {
 				}
 				i := todo[k]
 				j := jobs[i]
-				s, err := j.prov.Info(j.path, j.st)
+				var s *Session
+				var err error
+				if j.prov.InfoVerdict != nil {
+					s, err = j.prov.InfoVerdict(reg, j.path, j.st)
+				} else if s, err = j.prov.Info(j.path, j.st); err == nil {
+					applyVerdict(reg, s)
+				}
 				if err != nil {
 					errs[i] = err
 				} else {
-					applyVerdict(reg, s)
 					s.Root = j.root.Path
 					out[i] = s
 				}

@@ -24,6 +24,11 @@ func applyVerdict(reg *sessfmt.Registry, s *Session) {
 		return
 	}
 	defer sess.Close()
+	verdict(sess, s)
+}
+
+// verdict gives s the verdict of the opened session sess.
+func verdict(sess sessfmt.Session, s *Session) {
 	v := sessfmt.VerdictOf(sess, sessfmt.CheckOptions{})
 	if v.Checked {
 		s.Problems, s.ProblemCodes = v.Problems, v.Codes

@@ -12,8 +12,9 @@ import (
 // ParallelOptions configure ReadParallel.
 type ParallelOptions struct {
 	// Capture names the members captured from each object line (as
-	// Reader.SetCapture). The raw value of the member holding the Sub
-	// object is not kept (Record.Top has nil there); its Sub captures are.
+	// Reader.SetCapture). Of the raw value of the member holding the Sub
+	// object only the first byte is kept (in Record.Top); its Sub captures
+	// are kept whole.
 	Capture *Capture
 	// Workers is the number of validating goroutines (0: GOMAXPROCS).
 	Workers int
@@ -345,14 +346,14 @@ func scanChunk(s *Scanner, data []byte, offset int64, first bool, o ParallelOpti
 	}
 }
 
-// add appends rec with its captures copied into b (the Sub member's raw
-// value left out).
+// add appends rec with its captures copied into b (of the Sub member's
+// raw value only the first byte).
 func (b *Batch) add(rec Record, subSlot int) {
 	if rec.Top != nil {
 		at := len(b.slots)
 		for k, v := range rec.Top {
-			if k == subSlot {
-				v = nil
+			if k == subSlot && len(v) > 0 {
+				v = v[:1] // its first byte tells its kind; Sub holds what is captured of it
 			}
 			b.slots = append(b.slots, b.keep(v))
 		}

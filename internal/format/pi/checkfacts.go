@@ -16,19 +16,21 @@ import (
 
 // checkCaptured is captured (same slots first, so the index reads it as
 // its own) plus what the path rules look at.
+// It is also list's (listCapture: topKeys, msgKeys) so that one pass can
+// feed the listing scan too.
 var checkCaptured = &jsonl.Capture{
-	Top:     []string{"type", "id", "parentId", "message", "firstKeptEntryId"},
+	Top:     append(append([]string(nil), topKeys[:]...), "firstKeptEntryId"),
 	Sub:     "message",
-	SubKeys: []string{"role", "content", "stopReason", "toolCallId"},
+	SubKeys: append(append([]string(nil), msgKeys[:]...), "stopReason", "toolCallId"),
 }
 
-const capFirstKept = 4
+const capFirstKept = nTop
 
 const (
-	subRole = iota
-	subContent
-	subStop
-	subToolCallID
+	subRole       = mRole
+	subContent    = mContent
+	subStop       = nMsg
+	subToolCallID = nMsg + 1
 )
 
 // lineFact is what the path rules need of one message or compaction line.
@@ -175,7 +177,19 @@ var (
 // fact of a message or compaction line from its captures, into the batch's
 // factStore (entry = the record's place in the batch). The members only
 // the facts need are then dropped, so they are not copied.
-func inspectFacts(rec *jsonl.Record, b *jsonl.Batch) {
+func inspectFacts(rec *jsonl.Record, b *jsonl.Batch) { inspect(rec, b, false) }
+
+// inspector is inspectFacts, or with list the same keeping what the
+// listing scan reads of a message's content: all of a user message's, the
+// first byte of the others'.
+func inspector(list bool) func(rec *jsonl.Record, b *jsonl.Batch) {
+	if list {
+		return func(rec *jsonl.Record, b *jsonl.Batch) { inspect(rec, b, true) }
+	}
+	return inspectFacts
+}
+
+func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 	if rec.Kind != jsonl.Object {
 		return
 	}
@@ -218,7 +232,13 @@ func inspectFacts(rec *jsonl.Record, b *jsonl.Batch) {
 			sf.str = strDecoded(st, callID)
 			keep = true
 		}
-		sb[subContent], sb[subStop], sb[subToolCallID] = nil, nil, nil
+		switch c := sb[subContent]; {
+		case !list || c == nil:
+			sb[subContent] = nil
+		case string(word(role)) != "user":
+			sb[subContent] = c[:1]
+		}
+		sb[subStop], sb[subToolCallID] = nil, nil
 	} else {
 		fk := top[capFirstKept]
 		sf.flags |= sfCompaction

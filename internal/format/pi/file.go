@@ -214,6 +214,10 @@ type File struct {
 	// facts are what Check reads of message and compaction lines, gathered
 	// by the parallel index pass when Options.Check asks (nil otherwise).
 	facts *checkFacts
+	// listInfo is list's summary of the stored lines, computed by the
+	// parallel index pass when Options.List asks (nil otherwise, or when a
+	// line was longer than a chunk).
+	listInfo *ListInfo
 
 	markers dialectMarkers
 }
@@ -237,6 +241,8 @@ type Options struct {
 	// Check gathers, during the index pass, what Check reads of the
 	// message and compaction lines, so that it need not read them again.
 	Check bool
+	// List also computes list's summary (ListInfo) in the index pass.
+	List bool
 }
 
 // Open indexes the file at path.
@@ -330,6 +336,8 @@ type reader struct {
 	sizeHint int64
 	// check is Options.Check.
 	check bool
+	// list is the listing scan fed by the parallel pass (Options.List).
+	list *listState
 }
 
 // captured is what the indexing pass picks out of each line while
@@ -366,7 +374,7 @@ func newReader(path string, opts Options, d Dialect) *reader {
 	if f.BlobDir == "" {
 		f.BlobDir = BlobDir(path)
 	}
-	return &reader{f: f, dialect: d, intern: map[string]string{}, explicit: opts.Dialect, sizeHint: opts.SizeHint, check: opts.Check}
+	return &reader{f: f, dialect: d, intern: map[string]string{}, explicit: opts.Dialect, sizeHint: opts.SizeHint, check: opts.Check || opts.List, list: newListStateIf(opts.List)}
 }
 
 // reserve makes room for more entries when the arrays are full, sized by

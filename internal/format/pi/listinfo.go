@@ -265,6 +265,9 @@ type listState struct {
 	problems     map[string]int
 	slotSeen     bool
 	slotValid    bool
+	// broken: a line the parallel pass did not keep whole (listLine);
+	// stopped: line returned false.
+	broken, stopped bool
 }
 
 func newListState() *listState {
@@ -673,4 +676,33 @@ func parseTime(s string) time.Time {
 		return time.Time{}
 	}
 	return t.UTC()
+}
+
+// newListStateIf is a listState when on, else nil.
+func newListStateIf(on bool) *listState {
+	if !on {
+		return nil
+	}
+	return newListState()
+}
+
+// listLine feeds one record of the parallel index pass to the listing
+// scan, as scanListInfo feeds a line. A line longer than a chunk was not
+// kept whole: the summary is then left to ReadListInfo.
+func (rd *reader) listLine(rec *jsonl.Record) {
+	st := rd.list
+	if st.broken || st.stopped {
+		return
+	}
+	if rec.Streamed {
+		st.broken = true
+		return
+	}
+	body := rec.Body()
+	if n := len(body); n > 0 && body[n-1] == '\r' {
+		body = body[:n-1]
+	}
+	if !st.line(rec.Line, body, rec.Newline, rec.Kind, rec.BOM, rec.Top, rec.Sub, false) {
+		st.stopped = true
+	}
 }

@@ -152,7 +152,7 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 	var facts *factCollector // check's facts (checkfacts.go)
 	if rd.check {
 		facts = &factCollector{}
-		po.Capture, po.Inspect = checkCaptured, inspectFacts
+		po.Capture, po.Inspect = checkCaptured, inspector(rd.list != nil)
 	}
 	err := jsonl.ReadParallel(r, po, func(b *jsonl.Batch) error {
 		for i := range b.Records {
@@ -170,6 +170,9 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 				!(rec.Line == 1 && isObj && bytes.Equal(rec.Top[capType], typeTitle)) {
 				headerSeen = true
 			}
+			if rd.list != nil {
+				rd.listLine(rec)
+			}
 			before := rd.f.Index.Len()
 			rd.take(rec)
 			if facts != nil {
@@ -183,6 +186,9 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 	})
 	if err == nil && facts != nil {
 		rd.f.facts = &facts.out
+	}
+	if err == nil && rd.list != nil && !rd.list.broken {
+		rd.f.listInfo = rd.list.finish(rd.f.Path)
 	}
 	return err
 }

@@ -1,0 +1,37 @@
+package pi
+
+import (
+	"github.com/sessctl/sessctl/internal/safewrite"
+	"github.com/sessctl/sessctl/internal/sessfmt"
+	"github.com/sessctl/sessctl/internal/tree"
+)
+
+// OpenForList opens the pi-family file at path as the registry's pi format
+// opens ref for check (sessfmt.OpenOptions{Check: true}) and computes list's
+// summary (ReadListInfo) in the same parallel pass: one read of the file
+// gives the index, check's facts and the listing. li is nil when that pass
+// cannot give the summary ReadListInfo would (a line longer than a chunk,
+// an oh-my-pi or xcsh file whose lines their reader takes differently, a
+// file not read by the parallel pass): the caller then calls ReadListInfo.
+// li.Modified is zero when neither messages nor the header give a time.
+func OpenForList(ref sessfmt.Ref, path string) (s *Session, li *ListInfo, err error) {
+	f, err := Open(path, Options{Check: true, List: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	if ref.Format == "" {
+		ref.Format = "pi"
+	}
+	if ref.Agent == "" {
+		ref.Agent = string(f.Dialect)
+		if f.Dialect == DialectPi && safewrite.IsOpenClawTranscript(path) {
+			ref.Agent = "openclaw"
+		}
+	}
+	s = &Session{ref: ref, File: f, leaf: tree.None, metaPath: path}
+	li = f.listInfo
+	if li != nil && li.recheck && (li.Dialect == DialectOmp || li.Dialect == DialectXcsh) {
+		li = nil
+	}
+	return s, li, nil
+}

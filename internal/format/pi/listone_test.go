@@ -1,0 +1,85 @@
+package pi
+
+import (
+	"os"
+	"reflect"
+	"runtime"
+	"testing"
+
+	"github.com/sessctl/sessctl/internal/sessfmt"
+)
+
+// TestListInfoFromIndexPass: the listing summary the parallel index pass
+// computes (Options.List) is the one the listing scan (ScanListInfo)
+// computes, on every .jsonl of testdata (and the shared corpus when
+// present), with chunks of 300 and 4096 bytes and the default, and 1 to 3
+// workers; when the pass cannot give it (a line longer than a chunk) it
+// says so (nil).
+func TestListInfoFromIndexPass(t *testing.T) {
+	files := checkFiles(t)
+	if len(files) < 20 {
+		t.Fatalf("only %d files found", len(files))
+	}
+	defer func(p int) { indexChunkSize = 0; runtime.GOMAXPROCS(p) }(runtime.GOMAXPROCS(0))
+	given, missing := 0, 0
+	for _, p := range files {
+		fh, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := ScanListInfo(fh, p)
+		fh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, chunk := range []int{0, 300, 4096} {
+			runtime.GOMAXPROCS(1 + k%3)
+			indexChunkSize = chunk
+			f, err := Open(p, Options{List: true})
+			if err != nil {
+				continue
+			}
+			got := f.listInfo
+			if got == nil {
+				missing++
+				continue
+			}
+			given++
+			if !reflect.DeepEqual(want, got) {
+				t.Fatalf("%s (chunk %d): listing differs:\nscan: %+v\npass: %+v", p, chunk, want, got)
+			}
+		}
+	}
+	if given < 300 {
+		t.Fatalf("the pass gave the listing only %d times (%d not)", given, missing)
+	}
+	t.Logf("%d files: listing from the index pass %d times, left to ReadListInfo %d times", len(files), given, missing)
+}
+
+// TestOpenForList: the session OpenForList gives has the check verdict and
+// count of the one the registry's pi format opens.
+func TestOpenForList(t *testing.T) {
+	files := checkFiles(t)
+	n := 0
+	for _, p := range files {
+		a, errA := OpenSession(sessfmt.Ref{Path: p}, p, sessfmt.OpenOptions{Check: true})
+		b, _, errB := OpenForList(sessfmt.Ref{Path: p}, p)
+		if (errA == nil) != (errB == nil) {
+			t.Fatalf("%s: %v vs %v", p, errA, errB)
+		}
+		if errA != nil {
+			continue
+		}
+		if a.Ref() != b.Ref() {
+			t.Fatalf("%s: ref %+v vs %+v", p, a.Ref(), b.Ref())
+		}
+		va, vb := sessfmt.VerdictOf(a, sessfmt.CheckOptions{}), sessfmt.VerdictOf(b, sessfmt.CheckOptions{})
+		if !reflect.DeepEqual(va, vb) {
+			t.Fatalf("%s: verdict %+v vs %+v", p, va, vb)
+		}
+		n++
+	}
+	if n < 100 {
+		t.Fatalf("only %d sessions", n)
+	}
+}
