@@ -195,31 +195,54 @@ func HoldsBytes(b []byte) bool { return bytes.Contains(b, []byte(elidePrefix)) }
 
 // Expand appends to dst the elided copy small with every placeholder
 // replaced by the raw string it stands for, read from ra: the bytes Elide
-// was given, where the copy is not changed otherwise.
+// was given, where the copy is not changed otherwise (ExpandTo writes
+// them instead).
 func (e *Elider) Expand(dst, small []byte, ra io.ReaderAt) ([]byte, error) {
+	w := appendWriter{dst}
+	err := e.ExpandTo(&w, small, ra)
+	return w.b, err
+}
+
+type appendWriter struct{ b []byte }
+
+func (w *appendWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
+}
+
+// ExpandTo writes small to w with every placeholder replaced by the raw
+// string it stands for, copied from ra through a small buffer, never held.
+func (e *Elider) ExpandTo(w io.Writer, small []byte, ra io.ReaderAt) error {
 	q := []byte(`"` + elidePrefix)
 	for {
 		j := bytes.Index(small, q)
 		if j < 0 {
-			return append(dst, small...), nil
+			_, err := w.Write(small)
+			return err
 		}
-		dst = append(dst, small[:j]...)
 		rest := small[j+len(q):]
 		end := bytes.IndexByte(rest, '"')
 		if end < 0 {
-			return append(dst, small[j:]...), nil
+			_, err := w.Write(small)
+			return err
 		}
 		ref, ok := e.Lookup(elidePrefix + string(rest[:end]))
 		if !ok {
-			dst = append(dst, small[j:j+len(q)+end+1]...)
-			small = rest[end+1:]
-			continue
+			j += len(q) + end + 1
 		}
-		k := len(dst)
-		dst = append(dst, make([]byte, ref.Len)...)
-		if _, err := ra.ReadAt(dst[k:], ref.Off); err != nil {
-			return dst, err
+		if _, err := w.Write(small[:j]); err != nil {
+			return err
 		}
 		small = rest[end+1:]
+		if !ok {
+			continue
+		}
+		n, err := io.Copy(w, io.NewSectionReader(ra, ref.Off, ref.Len))
+		if err == nil && n != ref.Len {
+			err = io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			return err
+		}
 	}
 }

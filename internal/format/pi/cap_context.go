@@ -123,7 +123,10 @@ func (s *Session) WriteContextJSON(out io.Writer, opts sessfmt.ContextOptions) e
 	w := bufio.NewWriterSize(out, 1<<20)
 	enc := func(v any) []byte { b, _ := json.Marshal(v); return b }
 	n := 0
-	ctx, err := f.StreamContext(leaf, func(ctx *Context) error {
+	// Long lines are read elided and their strings copied from the file.
+	refs := newLongRefs()
+	defer refs.close()
+	ctx, err := f.streamContext(leaf, func(ctx *Context) error {
 		notify(ctx, opts)
 		w.WriteString(`{"format":"pi","dialect":`)
 		w.Write(enc(string(f.Dialect)))
@@ -144,9 +147,8 @@ func (s *Session) WriteContextJSON(out io.Writer, opts sessfmt.ContextOptions) e
 			w.WriteByte(',')
 		}
 		n++
-		_, err := w.Write(m)
-		return err
-	})
+		return refs.writeMessage(w, m, f.Path)
+	}, refs)
 	if err != nil {
 		return err
 	}

@@ -25,6 +25,33 @@ type longRefs struct {
 
 func newLongRefs() *longRefs { return &longRefs{el: jsonl.NewElider(jsonl.ElidedMin)} }
 
+// file returns the session file, opened when first needed.
+func (l *longRefs) file(path string) (*os.File, error) {
+	if l.fh == nil {
+		fh, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		l.fh = fh
+	}
+	return l.fh, nil
+}
+
+// writeMessage writes a context message as its bytes are stored: one that
+// holds placeholders is written with the stored strings copied from the
+// file (never held), byte for byte what the held line gives.
+func (l *longRefs) writeMessage(w io.Writer, m []byte, path string) error {
+	if !jsonl.HoldsBytes(m) {
+		_, err := w.Write(m)
+		return err
+	}
+	fh, err := l.file(path)
+	if err != nil {
+		return err
+	}
+	return l.el.ExpandTo(w, m, fh)
+}
+
 func (l *longRefs) close() {
 	if l != nil && l.fh != nil {
 		l.fh.Close()
@@ -90,14 +117,11 @@ func (f *File) refMessage(ctx *Context, raw []byte, src int, refs *longRefs) (mo
 	if !holdsPlaceholder(&m) {
 		return m, raw, nil
 	}
-	if refs.fh == nil {
-		fh, err := os.Open(f.Path)
-		if err != nil {
-			return m, raw, err
-		}
-		refs.fh = fh
+	fh, err := refs.file(f.Path)
+	if err != nil {
+		return m, raw, err
 	}
-	full, err := refs.el.Expand(nil, raw, refs.fh)
+	full, err := refs.el.Expand(nil, raw, fh)
 	if err != nil {
 		return m, raw, err
 	}

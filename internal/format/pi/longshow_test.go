@@ -54,7 +54,8 @@ func transcript(t testing.TB, s *Session, w io.Writer, o render.TranscriptOption
 // first message is one 64 MiB line (escapes, non-ASCII text, surrogate
 // pairs) allocates a few MiB, not the line and its text (before: about
 // 200 MiB for this 64 MiB line), and prints the same bytes as the held
-// reading; the count of shown messages (Meta, used by show's header)
+// reading; show --json writes the stored message bytes without holding
+// them, and the count of shown messages (Meta, used by show's header)
 // does not hold the line either.
 func TestLongLineShowNotHeld(t *testing.T) {
 	if testing.Short() {
@@ -84,6 +85,30 @@ func TestLongLineShowNotHeld(t *testing.T) {
 	transcript(t, open(), bw, o, false)
 	bw.Flush()
 	assert.Equal(t, held.Sum(nil), streamed.Sum(nil), "the transcript printed from the file differs from the held one")
+
+	// show --json writes the stored message bytes, copied from the file.
+	s = open()
+	jw := sha256.New()
+	var jn int64
+	bw = bufio.NewWriterSize(&hashCounter{h: jw, n: &jn}, 1<<16)
+	a = allocated(func() { require.NoError(t, s.WriteContextJSON(bw, sessfmt.ContextOptions{})) })
+	bw.Flush()
+	t.Logf("show --json allocated %.1f MiB, wrote %.1f MiB", float64(a)/(1<<20), float64(jn)/(1<<20))
+	assert.Less(t, a, uint64(16<<20), "show --json holds the long line")
+	var out bytes.Buffer
+	require.NoError(t, open().WriteContextJSON(&out, sessfmt.ContextOptions{}))
+	sum := sha256.Sum256(out.Bytes())
+	assert.Equal(t, sum[:], jw.Sum(nil), "show --json differs between two runs")
+	var got struct{ Messages []json.RawMessage }
+	require.NoError(t, json.Unmarshal(out.Bytes(), &got))
+	data, err := os.ReadFile(p)
+	require.NoError(t, err)
+	line := bytes.Split(data, []byte("\n"))[1]
+	stored, _ := jsonl.Field(line, "message")
+	require.Len(t, got.Messages, 2)
+	assert.True(t, bytes.Equal(stored, got.Messages[0]), "show --json does not write the stored message")
+	out.Reset()
+	data, line, stored, got.Messages = nil, nil, nil, nil
 
 	s = open()
 	var m sessfmt.Meta
