@@ -36,6 +36,9 @@ type Doc struct {
 	Generated time.Time
 	// Redacted counts the secrets replaced (Options.Redact).
 	Redacted int
+	// Images are the bytes of the image blocks of Messages, in order, for
+	// HTML to embed (LoadImages); nil: images are described.
+	Images []Image
 }
 
 // Branch is one branch that is not the active path.

@@ -13,7 +13,12 @@ var tagRe = regexp.MustCompile(`<(/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*)>`)
 
 var allowed = map[string]bool{"html": true, "head": true, "meta": true, "title": true, "style": true, "body": true, "main": true,
 	"header": true, "h1": true, "h2": true, "h3": true, "p": true, "section": true, "article": true, "div": true, "pre": true,
-	"details": true, "summary": true, "span": true, "time": true, "nav": true, "ul": true, "li": true, "a": true, "footer": true}
+	"details": true, "summary": true, "span": true, "time": true, "nav": true, "ul": true, "li": true, "a": true, "footer": true,
+	"figure": true, "img": true, "figcaption": true}
+
+// imgSrcRe is the only image source a page may hold: a data: URI of an
+// allow-listed raster type, base64 only.
+var imgSrcRe = regexp.MustCompile(`^ src="data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]*=*" alt="[^"<>]*"$`)
 
 func hostileDoc(s string) *Doc {
 	return &Doc{Title: s, Agent: s, ID: s, Header: []string{s}, Warnings: []string{s},
@@ -38,6 +43,9 @@ func checkHTML(t *testing.T, page, input string) {
 		attrs := strings.ToLower(m[3])
 		if regexp.MustCompile(`\son[a-z]+\s*=`).MatchString(attrs) {
 			t.Fatalf("input %q: event handler in <%s%s>", input, m[2], m[3])
+		}
+		if name == "img" && !imgSrcRe.MatchString(m[3]) {
+			t.Fatalf("input %q: image that is not an allow-listed data: URI <%s%.80s>", input, m[2], m[3])
 		}
 		if i := strings.Index(attrs, "href="); i >= 0 && !strings.HasPrefix(attrs[i+5:], `"#`) {
 			t.Fatalf("input %q: link out of the page <%s%s>", input, m[2], m[3])

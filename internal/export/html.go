@@ -40,10 +40,14 @@ details>summary{cursor:pointer;color:var(--dim)}
 .err{color:#c0392b}
 section.branch{border-top:2px solid var(--line);margin-top:2rem}
 a{color:inherit}
-footer{color:var(--dim);font-size:.8rem;margin:2rem 0}`
+footer{color:var(--dim);font-size:.8rem;margin:2rem 0}
+figure{margin:.4rem 0}
+figure img{display:block;max-width:100%;height:auto;border:1px solid var(--line);border-radius:.4rem}
+figcaption{color:var(--dim);font-size:.85rem}`
 
 // CSP is the page's Content-Security-Policy: nothing may load or run; only
-// the page's own style (by hash) applies.
+// the page's own style (by hash) applies, and images only from data: URIs
+// (the session's own images, embedded).
 var CSP = "default-src 'none'; style-src '" + styleHash() + "'; img-src data:; base-uri 'none'; form-action 'none'"
 
 func styleHash() string {
@@ -122,11 +126,15 @@ func HTML(w io.Writer, d *Doc, o Options) error {
 		writeTreeNav(bw, d.Tree, anchors)
 	}
 	fmt.Fprintf(bw, "<section aria-label=\"conversation\">\n")
-	writeHTMLMessages(bw, msgs, o, "m", "h2")
+	var imgs []Image
+	if countImages(msgs) == len(d.Images) { // Filter keeps every image block
+		imgs = d.Images
+	}
+	writeHTMLMessages(bw, msgs, o, "m", "h2", imgs)
 	bw.WriteString("</section>\n")
 	for bi, ms := range branches {
 		fmt.Fprintf(bw, "<section class=\"branch\" id=\"branch-%d\" aria-label=\"branch\">\n<h2>Branch to %s</h2>\n", bi+1, e(clean(d.Branches[bi].Leaf)))
-		writeHTMLMessages(bw, ms, o, fmt.Sprintf("b%d", bi), "h3")
+		writeHTMLMessages(bw, ms, o, fmt.Sprintf("b%d", bi), "h3", nil)
 		bw.WriteString("</section>\n")
 	}
 	bw.WriteString("<footer>Exported by sessctl. This page runs no script and loads nothing.</footer>\n</main>\n</body>\n</html>\n")
@@ -151,8 +159,11 @@ func anchorID(prefix, id string) string {
 	return b.String()
 }
 
-func writeHTMLMessages(w *bufio.Writer, ms []model.Message, o Options, prefix, h string) {
+// writeHTMLMessages writes ms; imgs, when not nil, are the bytes of their
+// image blocks in order.
+func writeHTMLMessages(w *bufio.Writer, ms []model.Message, o Options, prefix, h string, imgs []Image) {
 	e := html.EscapeString
+	nimg := 0
 	for i := range ms {
 		m := &ms[i]
 		class := "assistant"
@@ -185,13 +196,22 @@ func writeHTMLMessages(w *bufio.Writer, ms []model.Message, o Options, prefix, h
 			fmt.Fprintf(w, "<p class=\"note\">%s</p>\n", e(clean(n)))
 		}
 		for j := range m.Blocks {
-			writeHTMLBlock(w, &m.Blocks[j], o)
+			var im *Image
+			if m.Blocks[j].Kind == "image" {
+				if nimg < len(imgs) {
+					im = &imgs[nimg]
+				}
+				nimg++
+			}
+			writeHTMLBlock(w, &m.Blocks[j], o, im)
 		}
 		w.WriteString("</article>\n")
 	}
 }
 
-func writeHTMLBlock(w *bufio.Writer, b *model.Block, o Options) {
+// writeHTMLBlock writes one block; im is an image block's bytes (nil or
+// without data: the image is described).
+func writeHTMLBlock(w *bufio.Writer, b *model.Block, o Options, im *Image) {
 	e := html.EscapeString
 	switch b.Kind {
 	case "text":
@@ -213,6 +233,17 @@ func writeHTMLBlock(w *bufio.Writer, b *model.Block, o Options) {
 		}
 		fmt.Fprintf(w, "<div class=\"result\"><span class=\"meta\">result <span class=\"tool-name\">%s</span>%s</span><pre>%s</pre></div>\n", name, errMark, e(clean(b.Text)))
 	case "image":
+		if im != nil && embeddable[im.MIME] && len(im.Data) > 0 {
+			// A data: URI of an allow-listed raster type, the type told
+			// from the bytes; base64 needs no escaping in an attribute.
+			desc := e(clean(imageText(b)))
+			fmt.Fprintf(w, "<figure class=\"image\"><img src=\"data:%s;base64,", im.MIME)
+			enc := base64.NewEncoder(base64.StdEncoding, w)
+			enc.Write(im.Data)
+			enc.Close()
+			fmt.Fprintf(w, "\" alt=\"%s\"><figcaption>%s</figcaption></figure>\n", desc, desc)
+			return
+		}
 		fmt.Fprintf(w, "<p class=\"note\">[%s]</p>\n", e(clean(imageText(b))))
 	default:
 		desc := strings.TrimSpace(b.Kind + " " + b.Name)

@@ -185,6 +185,13 @@ func Run(opts *Options) error {
 		if err != nil {
 			return err
 		}
+		if opts.Format == "html" {
+			// The page embeds the session's own images (allow-listed
+			// raster types); when they cannot be read it describes them.
+			if err := d.LoadImages(s); err != nil && !opts.IO.Quiet() {
+				fmt.Fprintf(opts.IO.ErrOut, "%s: warning: images: %s\n", render.EscapeLine(s.Ref().String()), render.EscapeLine(err.Error()))
+			}
+		}
 		if opts.AllBranches {
 			for _, leaf := range exp.Leaves(d.Tree) {
 				oo2 := oo
