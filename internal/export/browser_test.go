@@ -3,6 +3,10 @@ package export
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,5 +114,72 @@ func TestBrowserRunsNothing(t *testing.T) {
 	os.WriteFile(csp, []byte(withCSP), 0o600)
 	if got := pageTitle(dumpDOM(t, bin, csp)); got != "safe title" {
 		t.Fatalf("the Content-Security-Policy let an inline script run (title %q)", got)
+	}
+}
+
+// screenshot loads a file in headless Chromium and returns its screenshot.
+func screenshot(t *testing.T, bin, path string) image.Image {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	shot := filepath.Join(t.TempDir(), "shot.png")
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+		"--user-data-dir="+t.TempDir(), "--window-size=412,700", "--screenshot="+shot, "file://"+path)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, errb.String())
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	im, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return im
+}
+
+func redPixels(im image.Image) int {
+	n := 0
+	b := im.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := im.At(x, y).RGBA()
+			if r>>8 > 200 && g>>8 < 60 && bl>>8 < 60 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestBrowserShowsEmbeddedImages: an embedded PNG (solid red, 80×50) is
+// drawn by Chromium under the page's Content-Security-Policy (img-src
+// data:), and the page without the image bytes draws no red at all.
+func TestBrowserShowsEmbeddedImages(t *testing.T) {
+	bin := chromium(t)
+	dir := t.TempDir()
+	var pb bytes.Buffer
+	png.Encode(&pb, solid(80, 50, color.RGBA{255, 0, 0, 255}))
+	d := &Doc{Title: "image", Messages: []model.Message{{ID: "u1", Role: "user", Blocks: []model.Block{
+		{Kind: "text", Text: "a red box:"}, {Kind: "image", MIME: "image/png", Size: int64(pb.Len())}}}}}
+	page := func(imgs []Image) string {
+		d.Images = imgs
+		var b bytes.Buffer
+		if err := HTML(&b, d, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, fmt.Sprintf("p%d.html", len(imgs)))
+		os.WriteFile(p, b.Bytes(), 0o600)
+		return p
+	}
+	with := redPixels(screenshot(t, bin, page([]Image{{MIME: "image/png", Data: pb.Bytes()}})))
+	without := redPixels(screenshot(t, bin, page(nil)))
+	t.Logf("red pixels: %d with the embedded image, %d without", with, without)
+	if with < 80*50/2 || without != 0 {
+		t.Fatalf("red pixels: %d with the image (want about %d), %d without (want 0)", with, 80*50, without)
 	}
 }
