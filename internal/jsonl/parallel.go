@@ -105,7 +105,7 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 		case b := <-freeBatches:
 			return b
 		default:
-			return &Batch{}
+			return sharedBatch()
 		}
 	}
 	order := make(chan *pjob, 2*workers)
@@ -238,6 +238,9 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 		case cb := <-freeBufs:
 			putSharedBuf(cb)
 			continue
+		case b := <-freeBatches:
+			putSharedBatch(b)
+			continue
 		default:
 		}
 		break
@@ -262,6 +265,30 @@ func sharedBuf(size int) *chunkBuf {
 		}
 	}
 	return &chunkBuf{b: make([]byte, size)}
+}
+
+// sharedBatches keeps batches between ReadParallel calls, with the
+// capacity their records, captures and arena grew to.
+var sharedBatches = make(chan *Batch, 8)
+
+func sharedBatch() *Batch {
+	select {
+	case b := <-sharedBatches:
+		return b
+	default:
+		return &Batch{}
+	}
+}
+
+func putSharedBatch(b *Batch) {
+	if cap(b.arena) > 2<<20 {
+		return // not kept: a batch of long lines
+	}
+	b.Records, b.arena, b.slots, b.Aux = b.Records[:0], b.arena[:0], b.slots[:0], nil
+	select {
+	case sharedBatches <- b:
+	default:
+	}
 }
 
 func putSharedBuf(cb *chunkBuf) {

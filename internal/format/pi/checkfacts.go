@@ -141,10 +141,27 @@ func (s *factStore) reset() {
 // checkFacts are a file's stored facts, by entry (ascending).
 type checkFacts struct{ factStore }
 
-// lookup returns entry i's fact: ok false when it has none.
-func (c *checkFacts) lookup(i int) (*storedFact, bool) {
+// lookup returns entry i's fact: ok false when it has none. cur is where
+// the previous lookup ended: a path mostly climbs through the file, so the
+// next fact is usually there or just after it.
+func (c *checkFacts) lookup(i int, cur *int) (*storedFact, bool) {
+	for k := *cur; k < len(c.facts) && k < *cur+4; k++ {
+		if e := int(c.facts[k].entry); e >= i {
+			if e == i {
+				*cur = k + 1
+				return &c.facts[k], true
+			}
+			if k > 0 && int(c.facts[k-1].entry) < i {
+				*cur = k
+				return nil, false
+			}
+			break
+		}
+	}
 	k := sort.Search(len(c.facts), func(k int) bool { return int(c.facts[k].entry) >= i })
+	*cur = k
 	if k < len(c.facts) && int(c.facts[k].entry) == i {
+		*cur = k + 1
 		return &c.facts[k], true
 	}
 	return nil, false
@@ -416,9 +433,10 @@ func (f *File) eachPathFact(idx []int, fn func(i int, lf *lineFact) error) error
 			lr.close()
 		}
 	}()
+	cur := 0
 	for _, i := range idx {
 		e := &f.Entries[i]
-		sf, ok := f.facts.lookup(i)
+		sf, ok := f.facts.lookup(i, &cur)
 		var lf lineFact
 		switch {
 		case ok && sf.flags&sfUnknown == 0:

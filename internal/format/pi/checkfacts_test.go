@@ -151,3 +151,31 @@ func firstField(b []byte, key string) []byte {
 	v, _ := jsonl.Field(b, key)
 	return v
 }
+
+// TestFactLookup: the cursor lookup finds what a plain search finds, for
+// entries asked in any order.
+func TestFactLookup(t *testing.T) {
+	var c checkFacts
+	for e := 0; e < 200; e += 1 + e%3 {
+		c.facts = append(c.facts, storedFact{entry: int32(e)})
+	}
+	has := map[int]bool{}
+	for _, f := range c.facts {
+		has[int(f.entry)] = true
+	}
+	orders := [][]int{{}, {}, {}}
+	for i := -2; i < 205; i++ {
+		orders[0] = append(orders[0], i)
+		orders[1] = append(orders[1], 204-i)
+		orders[2] = append(orders[2], (i*37+11)%207-2)
+	}
+	for _, order := range orders {
+		cur := 0
+		for _, i := range order {
+			sf, ok := c.lookup(i, &cur)
+			if ok != has[i] || ok && int(sf.entry) != i {
+				t.Fatalf("lookup(%d) = %v, %v", i, sf, ok)
+			}
+		}
+	}
+}
