@@ -6,9 +6,11 @@
 // parents, cycles, duplicate ids and the root→leaf path of any entry, with a
 // cycle guard. It stores ids and small integers only, never payloads.
 //
-// Memory: per entry the finished index holds an id handle, a line number, the
-// resolved parent, a child-row start and (for entries with a parent) a slot
-// in the child list, 4 bytes each, plus one bit for "has a parent id". Ids
+// Memory: per entry the finished index holds an id handle, the resolved
+// parent, a child-row start and (for entries with a parent) a slot in the
+// child list, 4 bytes each, plus one bit for "has a parent id". Line numbers
+// cost nothing per entry while entries sit on consecutive lines (see
+// lineTable), at most 4 bytes otherwise. Ids
 // are stored once each in an append-only byte arena (a length byte and the
 // bytes), found through an open-addressing table of entry numbers (4 bytes a
 // slot, at most three quarters full). Repeated ids (duplicates, every entry
