@@ -32,9 +32,21 @@ var (
 )
 
 func loadBenchFile(b *testing.B) ([]byte, [][]byte) {
+	if os.Getenv("SESSCTL_BENCH_FILE") == "" {
+		b.Skip("SESSCTL_BENCH_FILE not set")
+	}
+	all, lines := loadBenchFileOpt()
+	if benchFileErr != nil {
+		b.Fatal(benchFileErr)
+	}
+	return all, lines
+}
+
+// loadBenchFileOpt loads SESSCTL_BENCH_FILE once (nil when unset).
+func loadBenchFileOpt() ([]byte, [][]byte) {
 	path := os.Getenv("SESSCTL_BENCH_FILE")
 	if path == "" {
-		b.Skip("SESSCTL_BENCH_FILE not set")
+		return nil, nil
 	}
 	benchFileOnce.Do(func() {
 		limit := 256 << 20
@@ -62,9 +74,6 @@ func loadBenchFile(b *testing.B) ([]byte, [][]byte) {
 			buf = buf[i+1:]
 		}
 	})
-	if benchFileErr != nil {
-		b.Fatal(benchFileErr)
-	}
 	return benchFileData, benchFileLines
 }
 
