@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"math/rand"
+	"strings"
 	"testing"
 )
 
@@ -71,6 +72,53 @@ func TestIndexPairOrFoldsASCIICase(t *testing.T) {
 			got := indexPairOr(b, p[0], caseBit(p[0]), p[1], caseBit(p[1]))
 			if want := naive(b, p[0], p[1]); got != want {
 				t.Fatalf("indexPairOr(%q, %q) = %d, want %d", b, p, got, want)
+			}
+		}
+	}
+}
+
+// TestNextFindsTheFirstOccurrence: next (rare byte, switching to the pair
+// scan when that byte is common, or the folded pair) finds exactly the
+// first occurrence of the run, on texts made of the run's own letters so
+// that the rare byte is everywhere.
+func TestNextFindsTheFirstOccurrence(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for _, lit := range []string{"bench session 3000432", "kubernetes", "ab", "abcabd"} {
+		for _, fold := range []bool{false, true} {
+			p := newPrefilter(lit, fold, false)
+			alpha := []byte(lit + strings.ToUpper(lit) + "xyz")
+			for n := 0; n < 300; n++ {
+				b := make([]byte, rng.Intn(3000))
+				for i := range b {
+					b[i] = alpha[rng.Intn(len(alpha))]
+				}
+				if rng.Intn(2) == 0 && len(b) > len(lit) {
+					at := rng.Intn(len(b) - len(lit))
+					copy(b[at:], lit)
+				}
+				want := bytes.Index(b, []byte(lit))
+				if fold {
+					want = bytes.Index(bytes.ToLower(b), []byte(strings.ToLower(lit)))
+				}
+				for _, from := range []int{0, 1, 7} {
+					w := want
+					if w >= 0 && w < from {
+						w = -1
+						if fold {
+							if i := bytes.Index(bytes.ToLower(b[from:]), []byte(strings.ToLower(lit))); i >= 0 {
+								w = from + i
+							}
+						} else if i := bytes.Index(b[from:], []byte(lit)); i >= 0 {
+							w = from + i
+						}
+					}
+					if from > len(b) {
+						continue
+					}
+					if got := p.next(b, from); got != w {
+						t.Fatalf("%q fold=%v from %d: next = %d, want %d in %q", lit, fold, from, got, w, b)
+					}
+				}
 			}
 		}
 	}

@@ -27,7 +27,7 @@ type Prefilter struct {
 	s      []byte // the run, lowered when fold
 	fold   bool
 	rare   int           // index in s of the byte searched first
-	pair   int           // fold and len(s) > 1: index in s of the pair searched first
+	pair   int           // len(s) > 1: index in s of the rarest pair (searched first when fold)
 	danger map[rune]bool // characters of s (both cases when fold)
 	slash  bool          // s holds '/'
 	ks     bool          // fold and s holds k or s
@@ -101,7 +101,7 @@ func newPrefilter(lit string, fold, unicodeFold bool) *Prefilter {
 	p.s = s
 	p.rare = rarest(s)
 	p.pair = -1
-	if fold && len(s) > 1 {
+	if len(s) > 1 {
 		p.pair = rarestPair(s)
 	}
 	if p.ks {
@@ -194,27 +194,15 @@ func (p *Prefilter) Candidate(raw []byte) bool {
 // from, or -1.
 func (p *Prefilter) next(b []byte, from int) int {
 	s := p.s
-	if p.pair >= 0 {
+	if p.pair >= 0 && p.fold {
 		// Case folded: the rarest pair, both ASCII-case-insensitively, in
 		// one word-at-a-time pass, then the whole run around it.
-		c0, c1 := s[p.pair], s[p.pair+1]
-		o0, o1 := caseBit(c0), caseBit(c1)
-		for pos := from + p.pair; pos < len(b); {
-			i := indexPairOr(b[pos:], c0, o0, c1, o1)
-			if i < 0 {
-				return -1
-			}
-			at := pos + i
-			start := at - p.pair
-			if start+len(s) <= len(b) && foldEqual(b[start:start+len(s)], s) {
-				return start
-			}
-			pos = at + 1
-		}
-		return -1
+		return p.nextPair(b, from)
 	}
 	// Look for the rarest byte of s (both cases when folding) with
-	// IndexByte, which is vectorised, then compare s around it.
+	// IndexByte, which is vectorised, then compare s around it. When that
+	// byte turns out common in this text (a stop every few hundred bytes),
+	// go on with the pair scan, whose stops are far rarer.
 	rc := s[p.rare]
 	uc := rc
 	if p.fold && 'a' <= rc && rc <= 'z' {
@@ -222,9 +210,13 @@ func (p *Prefilter) next(b []byte, from int) int {
 	}
 	nextL, nextU := -2, -2
 	pos := from + p.rare
+	fails := 0
 	for {
 		if pos >= len(b) {
 			return -1
+		}
+		if fails >= 16 && p.pair >= 0 && pos-from < fails*256 {
+			return p.nextPair(b, pos-p.rare)
 		}
 		if nextL != -1 && nextL < pos {
 			nextL = indexFrom(b, rc, pos)
@@ -249,8 +241,40 @@ func (p *Prefilter) next(b []byte, from int) int {
 				return start
 			}
 		}
+		fails++
 		pos = at + 1
 	}
+}
+
+// nextPair is next by the rarest pair of s (case-folded when p.fold), found
+// with the word-at-a-time scan. It finds every occurrence starting at or
+// after from.
+func (p *Prefilter) nextPair(b []byte, from int) int {
+	s := p.s
+	c0, c1 := s[p.pair], s[p.pair+1]
+	var o0, o1 byte
+	if p.fold {
+		o0, o1 = caseBit(c0), caseBit(c1)
+	}
+	for pos := from + p.pair; pos < len(b); {
+		i := indexPairOr(b[pos:], c0, o0, c1, o1)
+		if i < 0 {
+			return -1
+		}
+		at := pos + i
+		start := at - p.pair
+		if start+len(s) <= len(b) {
+			if p.fold {
+				if foldEqual(b[start:start+len(s)], s) {
+					return start
+				}
+			} else if bytes.Equal(b[start:start+len(s)], s) {
+				return start
+			}
+		}
+		pos = at + 1
+	}
+	return -1
 }
 
 func indexFrom(b []byte, c byte, from int) int {
