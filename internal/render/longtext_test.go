@@ -140,3 +140,51 @@ func TestLongTextUnreadable(t *testing.T) {
 		t.Fatal("no error for a missing file")
 	}
 }
+
+// FuzzLongText holds each streamed printing equal to the held one on any
+// text (escaped, and verbatim when the text needs no escape), folded at
+// 1 to 4 lines and with --full, colour on and off.
+func FuzzLongText(f *testing.F) {
+	for _, s := range []string{"", "\n", "a\n\nb\n", "  \u00a0x  \n", "\x1b]0;t\x07\u202e", "\xff\xe2\x82 x", strings.Repeat("é", 101), "\n \n\t\nz"} {
+		f.Add(s, uint8(0))
+		f.Add(s, uint8(7))
+	}
+	p := filepath.Join(f.TempDir(), "f")
+	f.Fuzz(func(t *testing.T, s string, opt uint8) {
+		raw, _ := json.Marshal(s)
+		held, _ := jsonl.String(raw)
+		verbatim := !strings.ContainsAny(s, "\"\\") && strings.IndexFunc(s, func(r rune) bool { return r < 0x20 }) < 0
+		if opt&8 != 0 && verbatim {
+			raw, held = []byte(`"`+s+`"`), s
+		} else {
+			verbatim = false
+		}
+		if err := os.WriteFile(p, raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		ref := &model.TextRef{Path: p, Len: int64(len(raw)), Verbatim: verbatim}
+		o := TranscriptOptions{Styles: Plain(), MaxLines: 1 + int(opt&3), Full: opt&4 != 0}
+		if opt&16 != 0 {
+			o.Styles = colored()
+		}
+		for _, kind := range []string{"text", "thinking", "toolResult", "summary"} {
+			m := func(b model.Block) *model.Message {
+				msg := &model.Message{Role: "r", Blocks: []model.Block{b}}
+				if kind == "summary" {
+					msg.Marker = CompactionSummary
+					b.Kind = "text"
+					msg.Blocks[0] = b
+				}
+				return msg
+			}
+			var want, got bytes.Buffer
+			DrawMessage(&want, m(model.Block{Kind: kind, Text: held}), o)
+			if err := WriteMessage(&got, m(model.Block{Kind: kind, LongText: ref}), o); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Fatalf("%q %s %+v: got %q, want %q", s, kind, o.Full, got.String(), want.String())
+			}
+		}
+	})
+}
