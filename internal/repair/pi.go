@@ -35,7 +35,7 @@ func Pi(path string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer fh.Close()
-	src, err := pi.Read(fh, path, pi.Options{})
+	src, err := pi.Read(fh, path, pi.Options{Check: true}) // check's facts in the index pass: src.Check reads no line again
 	if err != nil {
 		return nil, err
 	}
