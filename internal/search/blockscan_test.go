@@ -81,6 +81,28 @@ func checkBlocks(t *testing.T, m *Matcher, in []byte, label string) {
 			t.Fatalf("%s: line %d matches but is no candidate (%v)", label, l, got)
 		}
 	}
+	// ScanLineBytes: the same lines, each with its exact bytes when it lies
+	// whole in a block (always when the buffer holds the whole input).
+	all := bytes.Split(in, []byte{'\n'})
+	for _, size := range []int{len(minBuf(p)), len(in) + 2*len(minBuf(p))} {
+		var lines []int
+		err := p.ScanLineBytes(bytes.NewReader(in), make([]byte, size), 0, func(l int, raw []byte) error {
+			lines = append(lines, l)
+			if raw != nil && !bytes.Equal(raw, all[l-1]) {
+				t.Fatalf("%s: line %d given as %q, is %q", label, l, raw, all[l-1])
+			}
+			if raw == nil && size > len(in) {
+				t.Fatalf("%s: line %d not given whole with a buffer holding the input", label, l)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(lines) != fmt.Sprint(want) {
+			t.Fatalf("%s: ScanLineBytes found lines %v, line by line %v", label, lines, want)
+		}
+	}
 	any, err := p.Any(bytes.NewReader(in), minBuf(p))
 	if err != nil {
 		t.Fatal(err)

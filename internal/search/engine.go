@@ -280,37 +280,20 @@ func searchOne(cfg *Config, t Target, buf []byte) *Result {
 
 // firstLineHit finds a session's first hit by reading its candidate lines
 // with the format's line reader, without opening the session (search -l).
-// Agent, id and title the caller did not know are read from the session
-// only when there is a hit.
+// Agent, id and title the caller did not know are looked up only when there
+// is a hit.
 //
-// The byte scan stops at the first candidate line; the lines are then read
-// from the start, the candidates (by the same prefilter, line by line)
-// decoded, until the first hit. A session with no candidate is read once.
+// The file is read once, a first block of 64 KiB (a first hit is usually
+// early), then blocks of buf: each candidate line that lies whole in a block is decoded at once, until
+// the first hit. A candidate line longer than the block (or across two
+// blocks) is read from there on line by line.
 func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, buf []byte, res *Result) *Result {
 	width := cfg.Context
 	if width <= 0 {
 		width = 60
 	}
-	f, err := os.Open(t.Ref.Path)
-	if err != nil {
-		res.Err = err
-		return res
-	}
-	first := 0
-	// A first hit is usually early: read small pieces first.
-	err = pre.ScanLines(f, buf[:64<<10], func(l int) error { first = l; return errStop })
-	f.Close()
-	if err != nil && err != errStop {
-		res.Err = err
-		return res
-	}
-	if first == 0 {
-		return res
-	}
 	var hit *Hit
-	err = sessfmt.EachLine(t.Ref.Path, func(line int, raw []byte) bool {
-		return line >= first && pre.Candidate(raw)
-	}, func(line int, raw []byte) error {
+	decode := func(line int, raw []byte) error {
 		return lt.LineTexts(line, raw, cfg.Kinds, func(x *sessfmt.Text) error {
 			if x.Kind&cfg.Kinds == 0 || !RoleMatches(cfg.Roles, x.Role) {
 				return nil
@@ -327,10 +310,33 @@ func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, 
 			hit.Snippet, hit.Spans = Snippet(x.Text, spans, width)
 			return errStop
 		})
+	}
+	f, err := os.Open(t.Ref.Path)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	rest := 0 // the line to read on from, line by line
+	err = pre.ScanLineBytes(f, buf, 64<<10, func(line int, raw []byte) error {
+		if raw == nil {
+			rest = line
+			return errStop
+		}
+		return decode(line, raw)
 	})
+	f.Close()
 	if err != nil && err != errStop {
 		res.Err = err
 		return res
+	}
+	if hit == nil && rest > 0 {
+		err = sessfmt.EachLine(t.Ref.Path, func(line int, raw []byte) bool {
+			return line >= rest && pre.Candidate(raw)
+		}, decode)
+		if err != nil && err != errStop {
+			res.Err = err
+			return res
+		}
 	}
 	if hit == nil {
 		return res

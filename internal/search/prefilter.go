@@ -374,7 +374,17 @@ func hex4(b []byte) (rune, bool) {
 // each line that may hold a match, in order, once per line. It holds no
 // line whole: memory is the buffer, whatever the line lengths.
 func (p *Prefilter) ScanLines(r io.Reader, buf []byte, fn func(line int) error) error {
-	return p.scan(r, buf, true, fn)
+	return p.scan(r, buf, true, false, func(l int, _ []byte) error { return fn(l) })
+}
+
+// ScanLineBytes is ScanLines that also gives each candidate line's bytes
+// (without the newline) when the whole line lies in the block read, so that
+// it can be decoded at once; raw is nil when the line does not (it goes on
+// past the block or began in an earlier one), and the caller reads it
+// otherwise. raw is valid only during the call. The first block read is at
+// most first bytes (0: the buffer), for callers that expect an early stop.
+func (p *Prefilter) ScanLineBytes(r io.Reader, buf []byte, first int, fn func(line int, raw []byte) error) error {
+	return p.scanFrom(r, buf, first, true, true, fn)
 }
 
 // Any reports whether a JSONL stream holds a line that may hold a match. It
@@ -382,7 +392,7 @@ func (p *Prefilter) ScanLines(r io.Reader, buf []byte, fn func(line int) error) 
 // block and stops at the first candidate; it counts no lines.
 func (p *Prefilter) Any(r io.Reader, buf []byte) (bool, error) {
 	found := false
-	err := p.scan(r, buf, false, func(int) error { found = true; return errStop })
+	err := p.scan(r, buf, false, false, func(int, []byte) error { found = true; return errStop })
 	if err == errStop {
 		err = nil
 	}
@@ -396,7 +406,13 @@ func (p *Prefilter) Any(r io.Reader, buf []byte) (bool, error) {
 // last hit) and its end, where the scan goes on. A match may straddle two
 // blocks: the last bytes of a block, as many as the longest sequence looked
 // for, are carried to the next.
-func (p *Prefilter) scan(r io.Reader, buf []byte, lines bool, fn func(line int) error) error {
+func (p *Prefilter) scan(r io.Reader, buf []byte, lines, withRaw bool, fn func(line int, raw []byte) error) error {
+	return p.scanFrom(r, buf, 0, lines, withRaw, fn)
+}
+
+// scanFrom is scan whose first block is at most first bytes (0: the
+// buffer).
+func (p *Prefilter) scanFrom(r io.Reader, buf []byte, first int, lines, withRaw bool, fn func(line int, raw []byte) error) error {
 	keep := len(p.s) - 1
 	if p.maxAlm-1 > keep {
 		keep = p.maxAlm - 1
@@ -404,12 +420,18 @@ func (p *Prefilter) scan(r io.Reader, buf []byte, lines bool, fn func(line int) 
 	if len(buf) < 2*keep+4096 {
 		buf = make([]byte, 2*keep+1<<20)
 	}
-	n := 0        // bytes in buf
-	line := 1     // line number of buf[0] (when lines)
-	lastLine := 0 // last line reported
+	n := 0            // bytes in buf
+	line := 1         // line number of buf[0] (when lines)
+	lastLine := 0     // last line reported
+	fileStart := true // buf[0] is the start of the stream
+	fill := len(buf)
+	if first > 2*keep+4096 && first < fill {
+		fill = first
+	}
 	for {
-		m, err := io.ReadFull(r, buf[n:])
+		m, err := io.ReadFull(r, buf[n:fill])
 		n += m
+		fill = len(buf)
 		eof := err == io.EOF || err == io.ErrUnexpectedEOF
 		if err != nil && !eof {
 			return err
@@ -431,13 +453,24 @@ func (p *Prefilter) scan(r io.Reader, buf []byte, lines bool, fn func(line int) 
 		}
 		report := func(pos int) (next int, err error) {
 			l := lineOf(pos)
+			nl := bytes.IndexByte(b[pos:], '\n')
 			if !lines || l > lastLine {
 				lastLine = l
-				if err := fn(l); err != nil {
+				var raw []byte
+				if withRaw {
+					start := bytes.LastIndexByte(b[:pos], '\n') + 1
+					end := pos + nl
+					if nl < 0 {
+						end = len(b)
+					}
+					if (start > 0 || fileStart) && (nl >= 0 || eof) {
+						raw = b[start:end:end]
+					}
+				}
+				if err := fn(l, raw); err != nil {
 					return 0, err
 				}
 			}
-			nl := bytes.IndexByte(b[pos:], '\n')
 			if nl < 0 {
 				return len(b), nil
 			}
@@ -479,5 +512,8 @@ func (p *Prefilter) scan(r io.Reader, buf []byte, lines bool, fn func(line int) 
 		line = lineOf(cut)
 		copy(buf, buf[cut:n])
 		n -= cut
+		if cut > 0 {
+			fileStart = false
+		}
 	}
 }
