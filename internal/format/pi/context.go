@@ -454,7 +454,7 @@ func (f *File) streamPi(ctx *Context, path []int, begin func(*Context) error, em
 	if compaction >= 0 {
 		ci := path[compaction]
 		ctx.Compaction = ci
-		c, err := lr.entry(ci)
+		c, err := lr.entryElided(ci, refs)
 		if err != nil {
 			return err
 		}
