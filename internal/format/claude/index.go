@@ -199,6 +199,7 @@ type File struct {
 	bom        bool
 	sideOnly   bool
 	top        top             // scratch for scan
+	facts      lineFacts       // scratch for scan
 	pparser    fastjson.Parser // for Preview (a File is not safe for concurrent use)
 	skipLine   int32           // line index before which the >5 MB loader parses nothing, or -1
 	choice     *LeafChoice
@@ -298,13 +299,20 @@ func Read(r io.Reader, size int64) (*File, error) {
 		f.lines = make([]lineRec, 0, hint)
 	}
 	f.ids.m = make(map[string]int32, hint)
-	rd := jsonl.NewReader(r)
-	for rd.Next() {
-		f.scan(rd.Record())
+	if f.ra != nil && !serialIndex {
+		if err := f.readParallel(r); err != nil {
+			return nil, err
+		}
+	} else {
+		rd := jsonl.NewReader(r)
+		for rd.Next() {
+			f.scan(rd.Record())
+		}
+		if err := rd.Err(); err != nil {
+			return nil, err
+		}
 	}
-	if err := rd.Err(); err != nil {
-		return nil, err
-	}
+	f.facts = lineFacts{}
 	f.finish()
 	return f, nil
 }

@@ -23,8 +23,183 @@ func boolField(v *fastjson.Value, key string) bool {
 	return x != nil && x.Type() == fastjson.TypeTrue
 }
 
-// scan indexes one record.
+// lineFacts is what the index takes from one object line, derived from
+// the line alone (extract), so that it can be worked out on any goroutine;
+// apply folds it into the File in file order. Byte slices are nil when the
+// member is absent or not a string.
+type lineFacts struct {
+	typ                              []byte
+	ts                               int64
+	uuid, parent, lpar               []byte
+	sessionID, cwd, gitBranch, model []byte
+	sub, msgID                       []byte
+	toolUses                         [][]byte // tool_use ids with an id, in block order
+	toolResID, agentID               []byte   // the first tool_result block's tool_use_id; toolUseResult.agentId
+	leaf, val                        []byte   // metadata lines: leafUuid, and the value the line type sets
+	flags                            uint16
+	hasVal, explicit                 bool
+}
+
+// factsArena holds the bytes of lineFacts.
+type factsArena struct{ b []byte }
+
+func (a *factsArena) keep(p []byte) []byte {
+	if p == nil {
+		return nil
+	}
+	start := len(a.b)
+	a.b = append(a.b, p...)
+	return a.b[start:len(a.b):len(a.b)]
+}
+
+// extract fills lf from the parsed object v of one line; tp is scratch.
+// Strings are copied into ar (nil: lf points into v).
+func extract(v *fastjson.Value, tp *top, lf *lineFacts, ar *factsArena) {
+	keep := func(p []byte) []byte {
+		if ar == nil {
+			return p
+		}
+		return ar.keep(p)
+	}
+	*tp = top{}
+	if o, err := v.Object(); err == nil {
+		o.Visit(tp.visit)
+	}
+	*lf = lineFacts{ts: noTS}
+	typ := tp.str(kType)
+	lf.typ = keep(typ)
+	if ts := tp.str(kTimestamp); len(ts) > 0 {
+		lf.ts = parseTS(ts)
+	}
+	t := string(typ) // no allocation for the comparisons below
+	switch t {
+	case TypeUser, TypeAssistant, TypeAttachment, TypeSystem, TypeProgress:
+	default:
+		switch t {
+		case TypeSummary:
+			lf.leaf, lf.val = keep(tp.str(kLeafUuid)), keep(tp.str(kSummary))
+		case "continued-in":
+			lf.val = keep(tp.str(kContinuedIn))
+		case "relocated":
+			lf.val = keep(tp.str(kRelocatedCwd))
+		case "task-summary":
+			lf.val = keep(tp.str(kSummary))
+		case "custom-title":
+			lf.val = keep(tp.str(kCustomTitle))
+		case "ai-title":
+			lf.val = keep(tp.str(kAiTitle))
+		case "tag":
+			lf.val = keep(tp.str(kTag))
+		case "agent-name":
+			lf.val = keep(tp.str(kAgentName))
+		case "mode":
+			lf.val = keep(tp.str(kMode))
+		case TypeLastPrompt:
+			p := tp.str(kLastPrompt)
+			lf.val, lf.hasVal = keep(p), p != nil
+			lf.leaf = keep(tp.str(kLeafUuid))
+			lf.explicit = tp.isTrue(kExplicit)
+		}
+		return
+	}
+	lf.uuid = keep(tp.str(kUuid))
+	lf.parent = keep(tp.str(kParentUuid))
+	lf.lpar = keep(tp.str(kLogicalParentUuid))
+	if tp.isTrue(kIsSidechain) {
+		lf.flags |= fSidechain
+	}
+	if tp.isTrue(kIsMeta) {
+		lf.flags |= fMeta
+	}
+	if tp.isTrue(kIsCompactSummary) {
+		lf.flags |= fCompactSummary
+	}
+	if tp.isTrue(kIsVisibleInTranscriptOnly) {
+		lf.flags |= fVisibleOnly
+	}
+	if tp.isTrue(kIsApiErrorMessage) {
+		lf.flags |= fAPIError
+	}
+	lf.sessionID = keep(tp.str(kSessionId))
+	lf.cwd = keep(tp.str(kCwd))
+	lf.gitBranch = keep(tp.str(kGitBranch))
+	if t == TypeAssistant {
+		if m := strBytes(tp.v[kMessage], "model"); len(m) > 0 && string(m) != "<synthetic>" {
+			lf.model = keep(m)
+		}
+	}
+	switch t {
+	case TypeSystem:
+		sub := tp.str(kSubtype)
+		lf.sub = keep(sub)
+		switch string(sub) {
+		case SubtypeCompactBoundary:
+			if x := tp.v[kCompactMetadata].Get("preservedSegment"); x != nil && x.Type() == fastjson.TypeObject {
+				lf.flags |= fPreserved
+			}
+			if x := tp.v[kCompactMetadata].Get("preservedMessages"); x != nil && x.Type() == fastjson.TypeObject {
+				lf.flags |= fPreserved
+			}
+		case "api_error":
+			lf.flags |= fAPIError
+		}
+	case TypeAssistant:
+		lf.msgID = keep(strBytes(tp.v[kMessage], "id"))
+		blocks := tp.v[kMessage].GetArray("content")
+		onlyThinking := len(blocks) > 0
+		for _, b := range blocks {
+			bt := string(strBytes(b, "type"))
+			if bt != "thinking" && bt != "redacted_thinking" {
+				onlyThinking = false
+			}
+			if bt != "tool_use" {
+				continue
+			}
+			lf.flags |= fToolUse
+			id := strBytes(b, "id")
+			if len(id) == 0 {
+				continue
+			}
+			lf.toolUses = append(lf.toolUses, keep(id))
+			switch string(strBytes(b, "name")) {
+			case "Task", "Agent":
+				lf.flags |= fAgentCall
+			}
+		}
+		if onlyThinking {
+			lf.flags |= fThinking
+		}
+	case TypeUser:
+		c := tp.v[kMessage].Get("content")
+		if c != nil && c.Type() == fastjson.TypeArray {
+			for _, b := range c.GetArray() {
+				if string(strBytes(b, "type")) != "tool_result" {
+					continue
+				}
+				lf.flags |= fToolResult
+				if id := strBytes(b, "tool_use_id"); len(id) > 0 {
+					lf.toolResID = keep(id)
+					lf.agentID = keep(strBytes(tp.v[kToolUseResult], "agentId"))
+				}
+				break
+			}
+		}
+	}
+}
+
+// scan indexes one record (v: its parsed object when it is one).
 func (f *File) scan(rec *jsonl.Record) {
+	var lf *lineFacts
+	if rec.Kind == jsonl.Object {
+		lf = &f.facts
+		extract(rec.Value, &f.top, lf, nil)
+	}
+	f.apply(rec, lf)
+}
+
+// apply indexes one record, with the facts of its line when it is an
+// object.
+func (f *File) apply(rec *jsonl.Record, lf *lineFacts) {
 	lr := lineRec{off: rec.Offset, ln: int32(rec.Line), kind: rec.Kind, ts: noTS,
 		uuid: -1, parent: -1, lpar: -1, msgID: -1}
 	n := rec.Len()
@@ -40,12 +215,17 @@ func (f *File) scan(rec *jsonl.Record) {
 		f.bom = true
 		f.addProblem(ProbBOM, rec.Line, "", "line 1 starts with a UTF-8 byte order mark")
 	}
+	// the line without its newline, as the serial reader holds it
+	rawLen := n
+	if rec.Newline {
+		rawLen--
+	}
 	switch rec.Kind {
 	case jsonl.Blank:
 		f.lines = append(f.lines, lr)
 		return
 	case jsonl.Malformed:
-		f.addProblem(ProbMalformed, rec.Line, "", "line is not valid JSON (%d bytes); Claude Code skips it", len(rec.Raw))
+		f.addProblem(ProbMalformed, rec.Line, "", "line is not valid JSON (%d bytes); Claude Code skips it", rawLen)
 		f.lines = append(f.lines, lr)
 		return
 	case jsonl.NonObject:
@@ -53,11 +233,11 @@ func (f *File) scan(rec *jsonl.Record) {
 		f.lines = append(f.lines, lr)
 		return
 	case jsonl.NULRun:
-		f.addProblem(ProbNULRun, rec.Line, "", "line contains NUL bytes (%d bytes), typical of a crash or pre-allocated tail", len(rec.Raw))
+		f.addProblem(ProbNULRun, rec.Line, "", "line contains NUL bytes (%d bytes), typical of a crash or pre-allocated tail", rawLen)
 		f.lines = append(f.lines, lr)
 		return
 	case jsonl.TornTail:
-		f.addProblem(ProbTornTail, rec.Line, "", "last line has no newline and does not parse (%d bytes): a torn write", len(rec.Raw))
+		f.addProblem(ProbTornTail, rec.Line, "", "last line has no newline and does not parse (%d bytes): a torn write", rawLen)
 		f.lines = append(f.lines, lr)
 		return
 	}
@@ -67,66 +247,43 @@ func (f *File) scan(rec *jsonl.Record) {
 	if rec.CRLF {
 		f.counts["crlf"]++
 	}
-	tp := &f.top
-	*tp = top{}
-	if o, err := rec.Value.Object(); err == nil {
-		o.Visit(tp.visit)
-	}
-	typ := tp.str(kType)
-	lr.typ = f.name(typ)
-	ts := tp.str(kTimestamp)
-	if len(ts) > 0 {
-		lr.ts = parseTS(ts)
-		if lr.ts != noTS {
-			if f.firstTS == noTS || lr.ts < f.firstTS {
-				f.firstTS = lr.ts
-			}
-			if f.lastTS == noTS || lr.ts > f.lastTS {
-				f.lastTS = lr.ts
-			}
+	lr.typ = f.name(lf.typ)
+	if lf.ts != noTS {
+		lr.ts = lf.ts
+		if f.firstTS == noTS || lr.ts < f.firstTS {
+			f.firstTS = lr.ts
+		}
+		if f.lastTS == noTS || lr.ts > f.lastTS {
+			f.lastTS = lr.ts
 		}
 	}
 	idx := int32(len(f.lines))
-	t := string(typ) // no allocation for the comparisons below
+	t := string(lf.typ) // no allocation for the comparisons below
 	switch t {
 	case TypeUser, TypeAssistant, TypeAttachment, TypeSystem, TypeProgress:
-		f.scanMessage(tp, &lr, idx, t)
+		f.applyMessage(lf, &lr, idx, t)
 	default:
-		f.scanMeta(tp, &lr, t)
+		f.applyMeta(lf, &lr, t)
 	}
 	f.lines = append(f.lines, lr)
 }
 
-func (f *File) scanMessage(tp *top, lr *lineRec, idx int32, t string) {
-	if u := tp.str(kUuid); len(u) > 0 {
-		lr.uuid = f.ids.intern(u)
+func (f *File) applyMessage(lf *lineFacts, lr *lineRec, idx int32, t string) {
+	lr.flags |= lf.flags
+	if len(lf.uuid) > 0 {
+		lr.uuid = f.ids.intern(lf.uuid)
 		lr.flags |= fHasUUID
 	} else if t != TypeProgress {
 		f.addProblem(ProbMissingUUID, int(lr.ln), "", "%s line has no uuid; Claude Code does not load it", t)
 	}
-	if p := tp.str(kParentUuid); len(p) > 0 {
-		lr.parent = f.ids.intern(p)
+	if len(lf.parent) > 0 {
+		lr.parent = f.ids.intern(lf.parent)
 		lr.flags |= fHasParent
 	}
-	if p := tp.str(kLogicalParentUuid); len(p) > 0 {
-		lr.lpar = f.ids.intern(p)
+	if len(lf.lpar) > 0 {
+		lr.lpar = f.ids.intern(lf.lpar)
 	}
-	if tp.isTrue(kIsSidechain) {
-		lr.flags |= fSidechain
-	}
-	if tp.isTrue(kIsMeta) {
-		lr.flags |= fMeta
-	}
-	if tp.isTrue(kIsCompactSummary) {
-		lr.flags |= fCompactSummary
-	}
-	if tp.isTrue(kIsVisibleInTranscriptOnly) {
-		lr.flags |= fVisibleOnly
-	}
-	if tp.isTrue(kIsApiErrorMessage) {
-		lr.flags |= fAPIError
-	}
-	if sid := tp.str(kSessionId); len(sid) > 0 && len(f.sessionIDs) < 16 {
+	if sid := lf.sessionID; len(sid) > 0 && len(f.sessionIDs) < 16 {
 		found := false
 		for _, s := range f.sessionIDs {
 			if s == string(sid) {
@@ -138,97 +295,51 @@ func (f *File) scanMessage(tp *top, lr *lineRec, idx int32, t string) {
 			f.sessionIDs = append(f.sessionIDs, string(sid))
 		}
 	}
-	if f.firstCwd == "" {
-		if c := tp.str(kCwd); len(c) > 0 {
-			f.firstCwd = string(c)
-		}
+	if f.firstCwd == "" && len(lf.cwd) > 0 {
+		f.firstCwd = string(lf.cwd)
 	}
-	if b := tp.str(kGitBranch); len(b) > 0 && string(b) != f.gitBranch {
+	if b := lf.gitBranch; len(b) > 0 && string(b) != f.gitBranch {
 		f.gitBranch = string(b)
 	}
-	if t == TypeAssistant {
-		if m := strBytes(tp.v[kMessage], "model"); len(m) > 0 && string(m) != "<synthetic>" && string(m) != f.model {
-			f.model = string(m)
-		}
+	if m := lf.model; len(m) > 0 && string(m) != f.model {
+		f.model = string(m)
 	}
 	switch t {
 	case TypeSystem:
-		sub := tp.str(kSubtype)
-		lr.sub = f.name(sub)
-		switch string(sub) {
-		case SubtypeCompactBoundary:
-			if x := tp.v[kCompactMetadata].Get("preservedSegment"); x != nil && x.Type() == fastjson.TypeObject {
-				lr.flags |= fPreserved
-			}
-			if x := tp.v[kCompactMetadata].Get("preservedMessages"); x != nil && x.Type() == fastjson.TypeObject {
-				lr.flags |= fPreserved
-			}
+		lr.sub = f.name(lf.sub)
+		if string(lf.sub) == SubtypeCompactBoundary {
 			// a boundary wipes the leaf recorded by earlier last-prompt lines
 			f.recorded.leaf = ""
 			f.recorded.explicit = false
-		case "api_error":
-			lr.flags |= fAPIError
 		}
 	case TypeAssistant:
-		if id := strBytes(tp.v[kMessage], "id"); len(id) > 0 {
-			lr.msgID = f.msgIDs.intern(id)
+		if len(lf.msgID) > 0 {
+			lr.msgID = f.msgIDs.intern(lf.msgID)
 		}
-		blocks := tp.v[kMessage].GetArray("content")
-		onlyThinking := len(blocks) > 0
-		for _, b := range blocks {
-			bt := string(strBytes(b, "type"))
-			if bt != "thinking" && bt != "redacted_thinking" {
-				onlyThinking = false
-			}
-			if bt != "tool_use" {
-				continue
-			}
-			lr.flags |= fToolUse
-			id := strBytes(b, "id")
-			if len(id) == 0 {
-				continue
-			}
+		for _, id := range lf.toolUses {
 			if f.toolUse == nil {
 				f.toolUse = map[string]int32{}
 			}
 			if _, dup := f.toolUse[string(id)]; !dup {
 				f.toolUse[string(id)] = idx
 			}
-			switch string(strBytes(b, "name")) {
-			case "Task", "Agent":
-				lr.flags |= fAgentCall
-			}
-		}
-		if onlyThinking {
-			lr.flags |= fThinking
 		}
 	case TypeUser:
-		c := tp.v[kMessage].Get("content")
-		if c != nil && c.Type() == fastjson.TypeArray {
-			for _, b := range c.GetArray() {
-				if string(strBytes(b, "type")) != "tool_result" {
-					continue
+		if id := lf.toolResID; len(id) > 0 {
+			if lr.flags&fHasUUID != 0 && len(f.pendingRes) < math.MaxInt32 {
+				f.pendingRes = append(f.pendingRes, pendingResult{line: idx, id: string(id)})
+			}
+			if ag := lf.agentID; len(ag) > 0 {
+				if f.agentTool == nil {
+					f.agentTool = map[string]string{}
 				}
-				lr.flags |= fToolResult
-				id := strBytes(b, "tool_use_id")
-				if len(id) > 0 {
-					if lr.flags&fHasUUID != 0 && len(f.pendingRes) < math.MaxInt32 {
-						f.pendingRes = append(f.pendingRes, pendingResult{line: idx, id: string(id)})
-					}
-					if ag := strBytes(tp.v[kToolUseResult], "agentId"); len(ag) > 0 {
-						if f.agentTool == nil {
-							f.agentTool = map[string]string{}
-						}
-						f.agentTool[string(ag)] = string(id)
-					}
-				}
-				break
+				f.agentTool[string(ag)] = string(id)
 			}
 		}
 	}
 }
 
-func (f *File) scanMeta(tp *top, lr *lineRec, t string) {
+func (f *File) applyMeta(lf *lineFacts, lr *lineRec, t string) {
 	if t == "" {
 		f.counts["(no type)"]++
 		return
@@ -239,46 +350,44 @@ func (f *File) scanMeta(tp *top, lr *lineRec, t string) {
 	f.Meta.Counts[t]++
 	switch t {
 	case TypeSummary:
-		leaf := tp.str(kLeafUuid)
 		if f.Meta.Summaries == nil {
 			f.Meta.Summaries = map[string]string{}
 		}
-		f.Meta.Summaries[string(leaf)] = string(tp.str(kSummary))
-		if t := tp.str(kSummary); len(t) > 0 {
-			f.Meta.lastSummary = string(t)
+		f.Meta.Summaries[string(lf.leaf)] = string(lf.val)
+		if len(lf.val) > 0 {
+			f.Meta.lastSummary = string(lf.val)
 		}
 	case "continued-in":
-		f.Meta.ContinuedIn = string(tp.str(kContinuedIn))
+		f.Meta.ContinuedIn = string(lf.val)
 	case "relocated":
-		f.Meta.RelocatedCwd = string(tp.str(kRelocatedCwd))
+		f.Meta.RelocatedCwd = string(lf.val)
 	case "task-summary":
-		if t := tp.str(kSummary); len(t) > 0 {
-			f.Meta.lastSummary = string(t)
+		if len(lf.val) > 0 {
+			f.Meta.lastSummary = string(lf.val)
 		}
 	case "custom-title":
-		f.Meta.CustomTitle = string(tp.str(kCustomTitle))
+		f.Meta.CustomTitle = string(lf.val)
 		f.Meta.HasCustomTitle = true
 	case "ai-title":
-		f.Meta.AITitle = string(tp.str(kAiTitle))
+		f.Meta.AITitle = string(lf.val)
 	case "tag":
-		f.Meta.Tag = string(tp.str(kTag))
+		f.Meta.Tag = string(lf.val)
 	case "agent-name":
-		f.Meta.AgentName = string(tp.str(kAgentName))
+		f.Meta.AgentName = string(lf.val)
 	case "mode":
-		f.Meta.Mode = string(tp.str(kMode))
+		f.Meta.Mode = string(lf.val)
 	case TypeLastPrompt:
-		if p := tp.str(kLastPrompt); p != nil {
-			f.Meta.LastPrompt = string(p)
+		if lf.hasVal {
+			f.Meta.LastPrompt = string(lf.val)
 		}
-		leaf := tp.str(kLeafUuid)
-		explicit := tp.isTrue(kExplicit)
+		leaf := lf.leaf
 		switch {
 		case len(leaf) > 0:
-			f.recorded.explicit = explicit || (f.recorded.explicit && f.recorded.leaf == string(leaf))
+			f.recorded.explicit = lf.explicit || (f.recorded.explicit && f.recorded.leaf == string(leaf))
 			f.recorded.leaf = string(leaf)
 			f.recorded.cleared = false
 			f.recorded.line = int(lr.ln)
-		case explicit:
+		case lf.explicit:
 			f.recorded = recordedLeaf{cleared: true, line: int(lr.ln)}
 		}
 	}

@@ -1,0 +1,105 @@
+package claude
+
+import (
+	"io"
+
+	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/valyala/fastjson"
+)
+
+// serialIndex turns the parallel index pass off; indexChunkSize and
+// indexWorkers set its chunk size and workers (0: jsonl's defaults). Tests
+// compare the passes.
+var (
+	serialIndex    = false
+	indexChunkSize = 0
+	indexWorkers   = 0
+)
+
+// batchFacts is a batch's share of the parallel pass (jsonl.Batch.Aux):
+// the facts of each of its records, worked out on the worker that
+// validated the chunk, with their bytes and the worker's parser.
+type batchFacts struct {
+	facts []lineFacts
+	arena factsArena
+	p     fastjson.Parser
+	tp    top
+}
+
+// readParallel indexes a file with jsonl.ReadParallel: the file is read
+// once in chunks cut at line boundaries; GOMAXPROCS workers validate each
+// chunk's lines and parse each object line to the few facts the index
+// keeps (extract); the caller's goroutine folds them in file order (apply).
+// No line is kept. A line longer than a chunk (validated as it is read)
+// is read back by offset and parsed here: it is held once, as the serial
+// reader holds it.
+func (f *File) readParallel(r io.Reader) error {
+	po := jsonl.ParallelOptions{
+		ChunkSize: indexChunkSize,
+		Workers:   indexWorkers,
+		Keep:      func(*jsonl.Record) bool { return false },
+		Inspect: func(rec *jsonl.Record, b *jsonl.Batch) {
+			bf, _ := b.Aux.(*batchFacts)
+			if bf == nil {
+				bf = &batchFacts{}
+				b.Aux = bf
+			}
+			if len(b.Records) == 0 {
+				bf.facts, bf.arena.b = bf.facts[:0], bf.arena.b[:0]
+			}
+			bf.facts = append(bf.facts, lineFacts{})
+			lf := &bf.facts[len(bf.facts)-1]
+			*lf = lineFacts{ts: noTS}
+			if rec.Kind != jsonl.Object {
+				return
+			}
+			v, err := bf.p.ParseBytes(rec.Body())
+			if err != nil {
+				return // not reached: the line validated as an object
+			}
+			extract(v, &bf.tp, lf, &bf.arena)
+		},
+	}
+	var p fastjson.Parser
+	return jsonl.ReadParallel(r, po, func(b *jsonl.Batch) error {
+		bf, _ := b.Aux.(*batchFacts)
+		for i := range b.Records {
+			rec := &b.Records[i]
+			if rec.Streamed {
+				if err := f.applyLong(rec, &p); err != nil {
+					return err
+				}
+				continue
+			}
+			var lf *lineFacts
+			if rec.Kind == jsonl.Object {
+				lf = &bf.facts[i]
+			}
+			f.apply(rec, lf)
+		}
+		return nil
+	})
+}
+
+// applyLong indexes a line longer than a chunk: an object line is read
+// back and parsed.
+func (f *File) applyLong(rec *jsonl.Record, p *fastjson.Parser) error {
+	if rec.Kind != jsonl.Object {
+		f.apply(rec, nil)
+		return nil
+	}
+	raw, err := jsonl.ReadLineAt(f.ra, rec.Offset, rec.Len())
+	if err != nil {
+		return err
+	}
+	rec.Raw = raw
+	v, err := p.ParseBytes(rec.Body())
+	lf := &f.facts
+	*lf = lineFacts{ts: noTS}
+	if err == nil {
+		extract(v, &f.top, lf, nil)
+	}
+	f.apply(rec, lf)
+	rec.Raw = nil
+	return nil
+}
