@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sessctl/sessctl/internal/format/pi"
@@ -220,107 +221,209 @@ func (p *planner) fix(f Fix) { p.res.Fixes = append(p.res.Fixes, f) }
 
 var gluedType = regexp.MustCompile(`\{"type":"`)
 
-// scan classifies every physical line and decides what becomes of it.
-func (p *planner) scan(r io.Reader) error {
-	rd := jsonl.NewReader(r)
-	var fp fastjson.Parser
-	p.ids = map[string]bool{}
-	add := func(v *vline) { p.lines = append(p.lines, v) }
-	// A run of consecutive unparsable lines may be one object pretty-printed
-	// over several lines: joined without their newlines, it parses.
-	var run []rejectRec
-	var runBytes int
-	flush := func() {
-		for _, r := range run {
-			p.reject(r.line, r.reason, r.raw)
-		}
-		run, runBytes = nil, 0
+// serialScan turns the parallel scan off, and scanChunkSize sets its chunk
+// size (0: the default); tests compare the two.
+var (
+	serialScan    = false
+	scanChunkSize = 0
+)
+
+// scanState is what the scan carries from line to line: a run of
+// consecutive unparsable lines may be one object pretty-printed over
+// several lines (joined without their newlines, it parses).
+type scanState struct {
+	fp       fastjson.Parser
+	run      []rejectRec
+	runBytes int
+}
+
+func (st *scanState) flush(p *planner) {
+	for _, r := range st.run {
+		p.reject(r.line, r.reason, r.raw)
 	}
+	st.run, st.runBytes = nil, 0
+}
+
+// scan classifies every physical line and decides what becomes of it. A
+// file is read once with jsonl.ReadParallel: workers validate the lines
+// and parse the object lines into what repair needs (p.fields); the lines
+// are then taken in file order. Other readers are read line by line.
+func (p *planner) scan(r io.Reader) error {
+	p.ids = map[string]bool{}
+	st := &scanState{}
+	if f, ok := r.(*os.File); ok && !serialScan && atStart(f) {
+		if err := p.scanParallel(f, st); err != nil {
+			return err
+		}
+		st.flush(p)
+		return nil
+	}
+	rd := jsonl.NewReader(r)
 	for rd.Next() {
 		rec := rd.Record()
-		n := rec.Line
-		if rec.Kind != jsonl.Malformed && rec.Kind != jsonl.TornTail {
-			flush()
+		var v *vline
+		if rec.Kind == jsonl.Object {
+			v = p.fields(rec.Value)
 		}
-		if rec.BOM {
-			p.fix(Fix{Line: n, Code: problem.BOM, Action: "removed-bom", Detail: "removed the UTF-8 byte order mark"})
-		}
-		switch rec.Kind {
-		case jsonl.Blank:
-			add(&vline{orig: n, bytes: trimBOM(rec), off: rec.Offset, n: rec.Len(), crlf: rec.CRLF})
-		case jsonl.Object:
-			v := p.fields(rec.Value)
-			v.orig, v.crlf, v.off, v.n = n, rec.CRLF, rec.Offset, rec.Len()
-			if rec.BOM {
-				v.bytes = append([]byte(nil), rec.Body()...)
-			}
-			add(v)
-		case jsonl.NULRun:
-			clean := bytes.ReplaceAll(rec.Body(), []byte{0}, nil)
-			if isBlank(clean) {
-				p.fix(Fix{Line: n, Code: problem.NULRun, Action: "removed-nul-run", Detail: fmt.Sprintf("removed a line of %d NUL bytes", len(rec.Raw))})
-				continue
-			}
-			if val, err := fp.ParseBytes(clean); err == nil && val.Type() == fastjson.TypeObject {
-				v := p.fields(val)
-				v.orig, v.bytes = n, append([]byte(nil), clean...)
-				add(v)
-				p.fix(Fix{Line: n, Code: problem.NULRun, Action: "stripped-nul", Detail: fmt.Sprintf("removed %d NUL bytes; the rest is a valid entry", len(rec.Raw)-len(clean))})
-				continue
-			}
-			p.reject(n, problem.NULRun, rec.Raw)
-		default: // malformed, torn tail, non-object
-			code := problem.MalformedLine
-			switch rec.Kind {
-			case jsonl.TornTail:
-				code = problem.TornTail
-			case jsonl.NonObject:
-				code = problem.NonObject
-			}
-			body := rec.Body()
-			if parts := splitGlued(&fp, body); parts != nil {
-				for _, part := range parts {
-					val, _ := fp.ParseBytes(part)
-					v := p.fields(val)
-					v.orig, v.bytes = n, part
-					add(v)
-				}
-				p.fix(Fix{Line: n, Code: code, Action: "split", Detail: fmt.Sprintf("split %d JSON objects written on one line", len(parts))})
-				continue
-			}
-			if head, tail := p.salvageTail(&fp, body); tail != nil {
-				val, _ := fp.ParseBytes(tail)
-				v := p.fields(val)
-				v.orig, v.bytes = n, tail
-				add(v)
-				p.reject(n, code, head)
-				p.fix(Fix{Line: n, Code: code, Action: "salvaged", Detail: fmt.Sprintf("kept the complete entry after a torn fragment of %d bytes (fragment moved to the sidecar)", len(head))})
-				continue
-			}
-			if rec.Kind == jsonl.Malformed || rec.Kind == jsonl.TornTail {
-				run = append(run, rejectRec{line: n, reason: code, raw: append([]byte(nil), rec.Raw...)})
-				runBytes += len(rec.Raw)
-				if len(run) > 1 && runBytes < 64<<20 {
-					var joined []byte
-					for _, r := range run {
-						joined = append(joined, bytes.TrimSuffix(r.raw, []byte("\r"))...)
-					}
-					if val, err := fp.ParseBytes(joined); err == nil && val.Type() == fastjson.TypeObject {
-						v := p.fields(val)
-						v.orig, v.bytes = run[0].line, joined
-						add(v)
-						p.fix(Fix{Line: run[0].line, Code: problem.MalformedLine, Action: "rejoined",
-							Detail: fmt.Sprintf("joined lines %d–%d: one JSON object written over several lines", run[0].line, n)})
-						run, runBytes = nil, 0
-					}
-				}
-				continue
-			}
-			p.reject(n, code, rec.Raw)
-		}
+		p.line(st, rec, v)
 	}
-	flush()
+	st.flush(p)
 	return rd.Err()
+}
+
+// atStart reports whether f is read from its start (offsets are the file's).
+func atStart(f *os.File) bool {
+	pos, err := f.Seek(0, io.SeekCurrent)
+	return err == nil && pos == 0
+}
+
+// fpPool holds the workers' parsers.
+var fpPool = sync.Pool{New: func() any { return new(fastjson.Parser) }}
+
+// scanLines is a batch's parsed object lines by place (nil: not an
+// object, or not inspected).
+type scanLines struct{ v []*vline }
+
+// scanParallel is scan with jsonl.ReadParallel over f. Raw bytes are kept
+// for the lines that need them (not an object, or behind a BOM); a line
+// longer than a chunk (not inspected, not kept) is read back by offset.
+func (p *planner) scanParallel(f *os.File, st *scanState) error {
+	inspect := func(rec *jsonl.Record, b *jsonl.Batch) {
+		sl, _ := b.Aux.(*scanLines)
+		if sl == nil {
+			sl = &scanLines{}
+			b.Aux = sl
+		}
+		var v *vline
+		if rec.Kind == jsonl.Object {
+			fp := fpPool.Get().(*fastjson.Parser)
+			if val, err := fp.ParseBytes(rec.Body()); err == nil {
+				v = p.fields(val)
+			}
+			fpPool.Put(fp)
+		}
+		for len(sl.v) < len(b.Records) {
+			sl.v = append(sl.v, nil)
+		}
+		sl.v = append(sl.v, v)
+	}
+	keep := func(rec *jsonl.Record) bool { return rec.Kind != jsonl.Object || rec.BOM }
+	o := jsonl.ParallelOptions{Inspect: inspect, Keep: keep, ChunkSize: scanChunkSize}
+	return jsonl.ReadParallel(f, o, func(b *jsonl.Batch) error {
+		sl, _ := b.Aux.(*scanLines)
+		for k := range b.Records {
+			rec := &b.Records[k]
+			var v *vline
+			if sl != nil && k < len(sl.v) {
+				v = sl.v[k]
+			}
+			if rec.Streamed {
+				line, err := jsonl.ReadLineAt(f, rec.Offset, rec.Len())
+				if err != nil {
+					return err
+				}
+				rec.Raw = line
+			}
+			if rec.Kind == jsonl.Object && v == nil {
+				val, err := st.fp.ParseBytes(rec.Body())
+				if err != nil {
+					return fmt.Errorf("line %d: %w", rec.Line, err)
+				}
+				v = p.fields(val)
+			}
+			p.line(st, rec, v)
+		}
+		if sl != nil {
+			clear(sl.v)
+			sl.v = sl.v[:0]
+		}
+		return nil
+	})
+}
+
+// line takes one line; v is what fields gives for an object line.
+func (p *planner) line(st *scanState, rec *jsonl.Record, v *vline) {
+	fp := &st.fp
+	add := func(v *vline) { p.lines = append(p.lines, v) }
+	n := rec.Line
+	if rec.Kind != jsonl.Malformed && rec.Kind != jsonl.TornTail {
+		st.flush(p)
+	}
+	if rec.BOM {
+		p.fix(Fix{Line: n, Code: problem.BOM, Action: "removed-bom", Detail: "removed the UTF-8 byte order mark"})
+	}
+	switch rec.Kind {
+	case jsonl.Blank:
+		add(&vline{orig: n, bytes: trimBOM(rec), off: rec.Offset, n: rec.Len(), crlf: rec.CRLF})
+	case jsonl.Object:
+		v.orig, v.crlf, v.off, v.n = n, rec.CRLF, rec.Offset, rec.Len()
+		if rec.BOM {
+			v.bytes = append([]byte(nil), rec.Body()...)
+		}
+		add(v)
+	case jsonl.NULRun:
+		clean := bytes.ReplaceAll(rec.Body(), []byte{0}, nil)
+		if isBlank(clean) {
+			p.fix(Fix{Line: n, Code: problem.NULRun, Action: "removed-nul-run", Detail: fmt.Sprintf("removed a line of %d NUL bytes", len(rec.Raw))})
+			return
+		}
+		if val, err := fp.ParseBytes(clean); err == nil && val.Type() == fastjson.TypeObject {
+			v := p.fields(val)
+			v.orig, v.bytes = n, append([]byte(nil), clean...)
+			add(v)
+			p.fix(Fix{Line: n, Code: problem.NULRun, Action: "stripped-nul", Detail: fmt.Sprintf("removed %d NUL bytes; the rest is a valid entry", len(rec.Raw)-len(clean))})
+			return
+		}
+		p.reject(n, problem.NULRun, rec.Raw)
+	default: // malformed, torn tail, non-object
+		code := problem.MalformedLine
+		switch rec.Kind {
+		case jsonl.TornTail:
+			code = problem.TornTail
+		case jsonl.NonObject:
+			code = problem.NonObject
+		}
+		body := rec.Body()
+		if parts := splitGlued(fp, body); parts != nil {
+			for _, part := range parts {
+				val, _ := fp.ParseBytes(part)
+				v := p.fields(val)
+				v.orig, v.bytes = n, part
+				add(v)
+			}
+			p.fix(Fix{Line: n, Code: code, Action: "split", Detail: fmt.Sprintf("split %d JSON objects written on one line", len(parts))})
+			return
+		}
+		if head, tail := p.salvageTail(fp, body); tail != nil {
+			val, _ := fp.ParseBytes(tail)
+			v := p.fields(val)
+			v.orig, v.bytes = n, tail
+			add(v)
+			p.reject(n, code, head)
+			p.fix(Fix{Line: n, Code: code, Action: "salvaged", Detail: fmt.Sprintf("kept the complete entry after a torn fragment of %d bytes (fragment moved to the sidecar)", len(head))})
+			return
+		}
+		if rec.Kind == jsonl.Malformed || rec.Kind == jsonl.TornTail {
+			st.run = append(st.run, rejectRec{line: n, reason: code, raw: append([]byte(nil), rec.Raw...)})
+			st.runBytes += len(rec.Raw)
+			if len(st.run) > 1 && st.runBytes < 64<<20 {
+				var joined []byte
+				for _, r := range st.run {
+					joined = append(joined, bytes.TrimSuffix(r.raw, []byte("\r"))...)
+				}
+				if val, err := fp.ParseBytes(joined); err == nil && val.Type() == fastjson.TypeObject {
+					v := p.fields(val)
+					v.orig, v.bytes = st.run[0].line, joined
+					add(v)
+					p.fix(Fix{Line: st.run[0].line, Code: problem.MalformedLine, Action: "rejoined",
+						Detail: fmt.Sprintf("joined lines %d–%d: one JSON object written over several lines", st.run[0].line, n)})
+					st.run, st.runBytes = nil, 0
+				}
+			}
+			return
+		}
+		p.reject(n, code, rec.Raw)
+	}
 }
 
 func (p *planner) reject(line int, code string, raw []byte) {
