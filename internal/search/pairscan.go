@@ -32,10 +32,11 @@ func caseBit(c byte) byte {
 	return 0
 }
 
-// indexPairOr is indexPair comparing b[i]|o0 with c0 and b[i+1]|o1 with
-// c1: with o = caseBit(c) and c lowered, an ASCII-case-insensitive pair
-// search (o = 0: exact).
-func indexPairOr(b []byte, c0, o0, c1, o1 byte) int {
+// indexPairOrSWAR is indexPair comparing b[i]|o0 with c0 and b[i+1]|o1
+// with c1: with o = caseBit(c) and c lowered, an ASCII-case-insensitive pair
+// search (o = 0: exact). indexPairOr is this, or the same with AVX2 on
+// amd64 processors that have it (pairscan_amd64.s).
+func indexPairOrSWAR(b []byte, c0, o0, c1, o1 byte) int {
 	m0, f0 := lsb*uint64(c0), lsb*uint64(o0)
 	m1, f1 := lsb*uint64(c1), lsb*uint64(o1)
 	i := 0

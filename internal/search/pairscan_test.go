@@ -33,8 +33,13 @@ func TestIndexPair(t *testing.T) {
 		}
 		for _, p := range [][2]byte{{'\\', 'u'}, {'\\', '/'}, {0, 0x80}, {0xff, 0xff}, {'u', '\\'}} {
 			for off := 0; off < len(b) && off < 9; off++ {
-				if got, want := indexPair(b[off:], p[0], p[1]), naivePair(b[off:], p[0], p[1]); got != want {
+				want := naivePair(b[off:], p[0], p[1])
+				if got := indexPair(b[off:], p[0], p[1]); got != want {
 					t.Fatalf("indexPair(%q, %q%q) = %d, want %d", b[off:], p[0], p[1], got, want)
+				}
+				// The portable version too (on amd64 it only does tails).
+				if got := indexPairOrSWAR(b[off:], p[0], 0, p[1], 0); got != want {
+					t.Fatalf("indexPairOrSWAR(%q, %q%q) = %d, want %d", b[off:], p[0], p[1], got, want)
 				}
 			}
 		}
@@ -64,14 +69,17 @@ func TestIndexPairOrFoldsASCIICase(t *testing.T) {
 		return -1
 	}
 	for n := 0; n < 5000; n++ {
-		b := make([]byte, rng.Intn(100))
+		b := make([]byte, rng.Intn(200))
 		for i := range b {
 			b[i] = alpha[rng.Intn(len(alpha))]
 		}
 		for _, p := range [][2]byte{{'k', 'u'}, {'@', 'k'}, {'[', 'u'}, {0xe4, 'k'}} {
-			got := indexPairOr(b, p[0], caseBit(p[0]), p[1], caseBit(p[1]))
-			if want := naive(b, p[0], p[1]); got != want {
+			want := naive(b, p[0], p[1])
+			if got := indexPairOr(b, p[0], caseBit(p[0]), p[1], caseBit(p[1])); got != want {
 				t.Fatalf("indexPairOr(%q, %q) = %d, want %d", b, p, got, want)
+			}
+			if got := indexPairOrSWAR(b, p[0], caseBit(p[0]), p[1], caseBit(p[1])); got != want {
+				t.Fatalf("indexPairOrSWAR(%q, %q) = %d, want %d", b, p, got, want)
 			}
 		}
 	}
