@@ -67,6 +67,9 @@ type OpenOptions struct {
 	// Check says the caller will ask for check's verdict (Checker): a
 	// format may gather what its checks read while it reads the file.
 	Check bool
+	// Usage says the caller will ask for UsageEvents (Usager): a format
+	// may gather them while it reads the file.
+	Usage bool
 }
 
 // Format is one agent format in the registry.

@@ -215,7 +215,13 @@ func (k *sink) Header(lines []string) error {
 // resumeLine is the shell line that resumes s in its agent (see sessctl
 // resume), "" when there is none.
 func resumeLine(r *sessfmt.Registry, s sessfmt.Session) string {
-	m, ref := s.Meta(), s.Ref()
+	ref := s.Ref()
+	var m sessfmt.Meta
+	if lm, ok := s.(interface{ ListMeta() sessfmt.Meta }); ok {
+		m = lm.ListMeta() // no walk to count shown messages: not used here
+	} else {
+		m = s.Meta()
+	}
 	if m.SubagentOf != "" {
 		return ""
 	}

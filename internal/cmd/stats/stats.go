@@ -195,13 +195,18 @@ func Run(opts *Options) error {
 var errUnsupported = fmt.Errorf("stats %w", sessfmt.ErrUnsupported)
 
 func count(reg *sessfmt.Registry, agg *stats.Aggregator, t target, since time.Time) error {
-	s, err := reg.OpenRef(t.ref, sessfmt.OpenOptions{})
+	s, err := reg.OpenRef(t.ref, sessfmt.OpenOptions{Usage: true})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
 	u, ok := s.(sessfmt.Usager)
-	m := s.Meta()
+	var m sessfmt.Meta
+	if lm, ok := s.(interface{ ListMeta() sessfmt.Meta }); ok {
+		m = lm.ListMeta() // no walk to count shown messages: not used here
+	} else {
+		m = s.Meta()
+	}
 	if t.agent == "" {
 		t.agent = m.Agent
 		if t.agent == "" {

@@ -23,8 +23,17 @@ var _ sessfmt.Usager = (*Session)(nil)
 // (<session>/subagents/**/agent-*.jsonl and older agent-*.jsonl files beside
 // it): their requests were made for this session. Malformed lines are
 // skipped, as Claude Code and ccusage skip them.
+//
+// A session opened with sessfmt.OpenOptions.Usage gathered its events while
+// it was indexed: its own file is not read again.
 func (s *Session) UsageEvents(fn func(sessfmt.UsageEvent) error) error {
-	if err := claudeUsageFile(s.ref.Path, fn); err != nil {
+	if u := s.File.usage; u != nil {
+		for _, ev := range *u {
+			if err := fn(ev); err != nil {
+				return err
+			}
+		}
+	} else if err := claudeUsageFile(s.ref.Path, fn); err != nil {
 		return err
 	}
 	if strings.HasPrefix(filepath.Base(s.ref.Path), "agent-") {

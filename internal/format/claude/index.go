@@ -24,6 +24,7 @@ import (
 	"os"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/valyala/fastjson"
 )
 
@@ -198,13 +199,16 @@ type File struct {
 	lastTS     int64
 	bom        bool
 	sideOnly   bool
-	top        top             // scratch for scan
-	facts      lineFacts       // scratch for scan
-	pparser    fastjson.Parser // for Preview (a File is not safe for concurrent use)
-	skipLine   int32           // line index before which the >5 MB loader parses nothing, or -1
-	choice     *LeafChoice
-	problems   []Problem
-	counts     map[string]int
+	top        top       // scratch for scan
+	facts      lineFacts // scratch for scan
+	// usage, when not nil, gathers the stats events of the file's lines
+	// as it is indexed (OpenUsage).
+	usage    *[]sessfmt.UsageEvent
+	pparser  fastjson.Parser // for Preview (a File is not safe for concurrent use)
+	skipLine int32           // line index before which the >5 MB loader parses nothing, or -1
+	choice   *LeafChoice
+	problems []Problem
+	counts   map[string]int
 }
 
 type pendingResult struct {
@@ -248,7 +252,13 @@ func (t *idTable) str(i int32) string {
 
 // Open indexes the transcript at path. The file stays open for Chain and
 // friends until Close.
-func Open(path string) (*File, error) {
+func Open(path string) (*File, error) { return openFile(path, false) }
+
+// OpenUsage is Open that also gathers the stats events of the file's lines
+// in the same pass (UsageEvents then reads the file no more).
+func OpenUsage(path string) (*File, error) { return openFile(path, true) }
+
+func openFile(path string, usage bool) (*File, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -262,7 +272,7 @@ func Open(path string) (*File, error) {
 		fh.Close()
 		return nil, fmt.Errorf("%s is a directory", path)
 	}
-	f, err := Read(fh, st.Size())
+	f, err := read(fh, st.Size(), usage)
 	if err != nil {
 		fh.Close()
 		return nil, err
@@ -280,7 +290,9 @@ func Open(path string) (*File, error) {
 // Read indexes a transcript from r (size bytes, used for size problems; pass
 // -1 if unknown). If r is an io.ReaderAt, lines can be decoded later;
 // otherwise only the index is available.
-func Read(r io.Reader, size int64) (*File, error) {
+func Read(r io.Reader, size int64) (*File, error) { return read(r, size, false) }
+
+func read(r io.Reader, size int64, usage bool) (*File, error) {
 	f := &File{
 		Size:     size,
 		skipLine: -1,
@@ -292,6 +304,9 @@ func Read(r io.Reader, size int64) (*File, error) {
 	}
 	if ra, ok := r.(io.ReaderAt); ok {
 		f.ra = ra
+	}
+	if usage {
+		f.usage = new([]sessfmt.UsageEvent)
 	}
 	hint := 64
 	if size > 0 {

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
 // parallelTestFiles are every .jsonl of the repository's testdata (Claude
@@ -67,7 +69,7 @@ func TestParallelIndexSameAsSerial(t *testing.T) {
 	if len(files) < 100 {
 		t.Fatalf("only %d files found", len(files))
 	}
-	defer func() { serialIndex, indexChunkSize, indexWorkers = false, 0, 0 }()
+	defer func() { serialIndex, indexChunkSize, indexWorkers = false, chunkSize, 0 }()
 	compared := 0
 	for _, p := range files {
 		serialIndex = true
@@ -103,4 +105,39 @@ func sameIndex(a, b *File) bool {
 	x, y := *a, *b
 	x.ra, x.closer, y.ra, y.closer = nil, nil, nil, nil
 	return reflect.DeepEqual(x, y)
+}
+
+// TestUsageFromIndexPass holds the stats events gathered by the index pass
+// (sessfmt.OpenOptions.Usage) equal to those of a separate read of the
+// file, on every test file, serial and parallel at several chunk sizes.
+func TestUsageFromIndexPass(t *testing.T) {
+	files := parallelTestFiles(t)
+	defer func() { serialIndex, indexChunkSize = false, chunkSize }()
+	events := 0
+	for _, p := range files {
+		var want []sessfmt.UsageEvent
+		if err := claudeUsageFile(p, func(ev sessfmt.UsageEvent) error { want = append(want, ev); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		for _, chunk := range []int{-1, 64, 4096, chunkSize} {
+			serialIndex, indexChunkSize = chunk < 0, max(chunk, 0)
+			f, err := OpenUsage(p)
+			if err != nil {
+				continue // Open's own errors are TestParallelIndexSameAsSerial's
+			}
+			got := *f.usage
+			f.Close()
+			if len(got) == 0 {
+				got = nil
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s (chunk %d): %d events gathered, %d read", p, chunk, len(got), len(want))
+			}
+		}
+		events += len(want)
+	}
+	if events == 0 {
+		t.Fatal("no usage events in the test files")
+	}
+	t.Logf("%d files, %d events", len(files), events)
 }

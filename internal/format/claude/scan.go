@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/valyala/fastjson"
 )
 
@@ -38,6 +39,10 @@ type lineFacts struct {
 	leaf, val                        []byte   // metadata lines: leafUuid, and the value the line type sets
 	flags                            uint16
 	hasVal, explicit                 bool
+	// usage is the line's stats event (claudeUsageEvent), gathered when
+	// the File collects them (File.usage).
+	usage    sessfmt.UsageEvent
+	hasUsage bool
 }
 
 // factsArena holds the bytes of lineFacts.
@@ -193,6 +198,9 @@ func (f *File) scan(rec *jsonl.Record) {
 	if rec.Kind == jsonl.Object {
 		lf = &f.facts
 		extract(rec.Value, &f.top, lf, nil)
+		if f.usage != nil {
+			lf.usage, lf.hasUsage = claudeUsageEvent(rec.Value)
+		}
 	}
 	f.apply(rec, lf)
 }
@@ -256,6 +264,9 @@ func (f *File) apply(rec *jsonl.Record, lf *lineFacts) {
 		if f.lastTS == noTS || lr.ts > f.lastTS {
 			f.lastTS = lr.ts
 		}
+	}
+	if lf.hasUsage && f.usage != nil {
+		*f.usage = append(*f.usage, lf.usage)
 	}
 	idx := int32(len(f.lines))
 	t := string(lf.typ) // no allocation for the comparisons below

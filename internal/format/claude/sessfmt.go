@@ -70,7 +70,7 @@ func (Format) Open(ref sessfmt.Ref, opts sessfmt.OpenOptions) (sessfmt.Session, 
 		}
 		mode = m
 	}
-	f, err := Open(ref.Path)
+	f, err := openFile(ref.Path, opts.Usage)
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +138,11 @@ func (s *Session) Meta() sessfmt.Meta {
 	}
 	return *s.counted
 }
+
+// ListMeta is Meta without the count of shown messages (Messages is
+// list's head-and-tail count): what show's header and stats need, without
+// the walk of the path that counting takes.
+func (s *Session) ListMeta() sessfmt.Meta { return s.listMeta() }
 
 // listMeta is Meta without the count of shown messages (what views need
 // for their header).
