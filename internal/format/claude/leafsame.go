@@ -15,12 +15,26 @@ import (
 // interruption markers ("[Request interrupted by user…]") and records that
 // are not user/assistant do not count. Two leaves that tie on a timestamp
 // (a parallel tool result and the interrupt marker after it) then agree.
+//
+// Each distinct leaf is walked once (modes often pick the same one), and
+// each user record is read once to see whether it is an interruption
+// marker, however many of the walks pass through it.
 func (f *File) sameConversations(nodes []int32) bool {
 	var p fastjson.Parser
 	first := ""
+	keys := map[int32]string{}
+	marker := map[int32]bool{}
+	isMarker := func(x int32) bool {
+		v, ok := marker[x]
+		if !ok {
+			v = f.interruptMarker(&p, x)
+			marker[x] = v
+		}
+		return v
+	}
 	for k, nd := range nodes {
-		key := ""
-		if nd >= 0 {
+		key, done := keys[nd]
+		if nd >= 0 && !done {
 			u := f.uuidOf(nd)
 			if u == "" {
 				return false
@@ -31,7 +45,7 @@ func (f *File) sameConversations(nodes []int32) bool {
 			}
 			var ids []int
 			for _, x := range path.nodes {
-				if !f.isConv(x) || path.removed(f, x) || f.interruptMarker(&p, x) {
+				if !f.isConv(x) || path.removed(f, x) || isMarker(x) {
 					continue
 				}
 				ids = append(ids, int(x))
@@ -43,6 +57,7 @@ func (f *File) sameConversations(nodes []int32) bool {
 				b.WriteByte(',')
 			}
 			key = b.String()
+			keys[nd] = key
 		}
 		if k == 0 {
 			first = key
