@@ -2,7 +2,9 @@ package pi
 
 import (
 	"bytes"
+	"math"
 	"sort"
+	"unsafe"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 )
@@ -109,7 +111,9 @@ const (
 	sfCompaction             // str, raw hold the firstKeptEntryId facts
 )
 
-type strRef struct{ off, n int }
+// strRef is a string in a factStore's arena (which stays under 4 GiB: a
+// store that would outgrow it is marked full and not used).
+type strRef struct{ off, n uint32 }
 
 type storedCall struct{ id, name strRef }
 
@@ -118,24 +122,42 @@ type factStore struct {
 	facts []storedFact
 	calls []storedCall
 	arena []byte
+	full  bool // a string did not fit: the facts are incomplete
 }
 
 func (s *factStore) str(b []byte) strRef {
-	r := strRef{len(s.arena), len(b)}
+	if uint64(len(s.arena))+uint64(len(b)) > math.MaxUint32 {
+		s.full = true
+		return strRef{}
+	}
+	r := strRef{uint32(len(s.arena)), uint32(len(b))}
 	s.arena = append(s.arena, b...)
 	return r
 }
 
 func (s *factStore) strString(v string) strRef {
-	r := strRef{len(s.arena), len(v)}
+	if uint64(len(s.arena))+uint64(len(v)) > math.MaxUint32 {
+		s.full = true
+		return strRef{}
+	}
+	r := strRef{uint32(len(s.arena)), uint32(len(v))}
 	s.arena = append(s.arena, v...)
 	return r
 }
 
-func (s *factStore) get(r strRef) string { return string(s.arena[r.off : r.off+r.n]) }
+func (s *factStore) bytes(r strRef) []byte { return s.arena[r.off : r.off+r.n] }
+
+// get returns the string r without copying it: the arena of a file's facts
+// is never written again once the index pass is over.
+func (s *factStore) get(r strRef) string {
+	if r.n == 0 {
+		return ""
+	}
+	return unsafe.String(&s.arena[r.off], int(r.n))
+}
 
 func (s *factStore) reset() {
-	s.facts, s.calls, s.arena = s.facts[:0], s.calls[:0], s.arena[:0]
+	s.facts, s.calls, s.arena, s.full = s.facts[:0], s.calls[:0], s.arena[:0], false
 }
 
 // checkFacts are a file's stored facts, by entry (ascending).
@@ -322,9 +344,12 @@ func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
 		return
 	}
 	o := &c.out
+	if st.full {
+		o.full = true
+	}
 	nf := *sf
 	nf.entry = int32(before)
-	move := func(r strRef) strRef { return o.str(st.arena[r.off : r.off+r.n]) }
+	move := func(r strRef) strRef { return o.str(st.bytes(r)) }
 	nf.str, nf.raw = move(sf.str), move(sf.raw)
 	nf.callAt = int32(len(o.calls))
 	for _, sc := range st.calls[sf.callAt : sf.callAt+sf.nCalls] {

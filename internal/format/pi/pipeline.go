@@ -184,7 +184,7 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 		}
 		return nil
 	})
-	if err == nil && facts != nil {
+	if err == nil && facts != nil && !facts.out.full {
 		rd.f.facts = &facts.out
 	}
 	if err == nil && rd.list != nil && !rd.list.broken {
