@@ -28,10 +28,8 @@ var _ sessfmt.Usager = (*Session)(nil)
 // it was indexed: its own file is not read again.
 func (s *Session) UsageEvents(fn func(sessfmt.UsageEvent) error) error {
 	if u := s.File.usage; u != nil {
-		for _, ev := range *u {
-			if err := fn(ev); err != nil {
-				return err
-			}
+		if err := u.each(fn); err != nil {
+			return err
 		}
 	} else if err := claudeUsageFile(s.ref.Path, fn); err != nil {
 		return err

@@ -24,7 +24,6 @@ import (
 	"os"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
-	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/valyala/fastjson"
 )
 
@@ -203,7 +202,7 @@ type File struct {
 	facts      lineFacts // scratch for scan
 	// usage, when not nil, gathers the stats events of the file's lines
 	// as it is indexed (OpenUsage).
-	usage    *[]sessfmt.UsageEvent
+	usage    *usageLog
 	pparser  fastjson.Parser // for Preview (a File is not safe for concurrent use)
 	skipLine int32           // line index before which the >5 MB loader parses nothing, or -1
 	choice   *LeafChoice
@@ -306,7 +305,7 @@ func read(r io.Reader, size int64, usage bool) (*File, error) {
 		f.ra = ra
 	}
 	if usage {
-		f.usage = new([]sessfmt.UsageEvent)
+		f.usage = &usageLog{}
 	}
 	hint := 64
 	if size > 0 {

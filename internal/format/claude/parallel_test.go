@@ -125,7 +125,8 @@ func TestUsageFromIndexPass(t *testing.T) {
 			if err != nil {
 				continue // Open's own errors are TestParallelIndexSameAsSerial's
 			}
-			got := *f.usage
+			var got []sessfmt.UsageEvent
+			f.usage.each(func(ev sessfmt.UsageEvent) error { got = append(got, ev); return nil })
 			f.Close()
 			if len(got) == 0 {
 				got = nil

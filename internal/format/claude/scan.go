@@ -266,7 +266,7 @@ func (f *File) apply(rec *jsonl.Record, lf *lineFacts) {
 		}
 	}
 	if lf.hasUsage && f.usage != nil {
-		*f.usage = append(*f.usage, lf.usage)
+		f.usage.add(&lf.usage)
 	}
 	idx := int32(len(f.lines))
 	t := string(lf.typ) // no allocation for the comparisons below
