@@ -13,7 +13,7 @@
 // lineTable), at most 4 bytes otherwise. Ids
 // are stored once each in an append-only byte arena (a length byte and the
 // bytes), found through an open-addressing table of entry numbers (4 bytes a
-// slot, at most three quarters full). Repeated ids (duplicates, every entry
+// slot and a 1-byte tag of the id's hash, at most seven eighths full). Repeated ids (duplicates, every entry
 // without an id) share one copy. A parent id that names no entry is kept in
 // the arena too and found by binary search in a list of the orphans.
 package tree
@@ -58,8 +58,12 @@ type Index struct {
 	hasPar []uint64 // bit i: node i has a parent id
 	ar     arena
 	// tab is an open-addressing hash table of node+1 (0 = empty slot): the
-	// node each distinct id resolves to under the policy.
+	// node each distinct id resolves to under the policy. tags[i] is 0 for
+	// an empty slot and otherwise 0x80 | seven bits of the id's hash, so a
+	// probe compares the id (two dependent loads from memory, ids and the
+	// arena) only when its tag matches: a miss costs one load of tags.
 	tab   []uint32
+	tags  []uint8
 	nKeys int
 	// orphans holds, after Finish, the parent id handles of the nodes whose
 	// parent id names no node, in node order.
@@ -84,10 +88,11 @@ func New(p Policy, sizeHint int) *Index {
 	x := &Index{policy: p}
 	x.Grow(sizeHint)
 	n := 16
-	for n*3 < sizeHint*4 {
+	for n*7 < sizeHint*8 {
 		n *= 2
 	}
 	x.tab = make([]uint32, n)
+	x.tags = make([]uint8, n)
 	return x
 }
 
@@ -96,7 +101,7 @@ func New(p Policy, sizeHint int) *Index {
 func (x *Index) Add(n Node) int {
 	i := len(x.ids)
 	x.growTable()
-	slot, found := x.find(n.ID)
+	slot, tag, found := x.find(n.ID)
 	var h uint32
 	if found {
 		h = x.ids[x.tab[slot]-1] // share the first copy of the id
@@ -107,6 +112,7 @@ func (x *Index) Add(n Node) int {
 	} else {
 		h = x.ar.add(n.ID)
 		x.tab[slot] = uint32(i + 1)
+		x.tags[slot] = tag
 		x.nKeys++
 	}
 	x.ids = append(x.ids, h)
@@ -121,7 +127,7 @@ func (x *Index) Add(n Node) int {
 		case i > 0 && x.ar.str(x.ids[i-1]) == n.Parent:
 			ph = x.ids[i-1] // the usual chain
 		default:
-			if s, ok := x.find(n.Parent); ok {
+			if s, _, ok := x.find(n.Parent); ok {
 				ph = x.ids[x.tab[s]-1]
 			} else {
 				ph = x.ar.add(n.Parent) // a later entry's id, or dangling
@@ -148,42 +154,56 @@ func (x *Index) unique(h uint32) bool { return x.dupSeen == nil || !x.dupSeen[h]
 
 var seed = maphash.MakeSeed()
 
-// find returns the table slot holding id s, or the empty slot where it goes.
-func (x *Index) find(s string) (slot int, found bool) {
+// hashTag returns the table slot an id with hash h starts probing at and
+// its tag.
+func hashTag(h uint64, mask int) (int, uint8) {
+	return int(h) & mask, uint8(h>>57) | 0x80
+}
+
+// find returns the table slot holding id s, or the empty slot where it goes,
+// with the tag of s.
+func (x *Index) find(s string) (slot int, tag uint8, found bool) {
 	mask := len(x.tab) - 1
-	i := int(maphash.String(seed, s)) & mask
+	i, t := hashTag(maphash.String(seed, s), mask)
+	tags := x.tags[:len(x.tab)]
 	for {
-		v := x.tab[i]
-		if v == 0 {
-			return i, false
+		switch tags[i&mask] {
+		case 0:
+			return i & mask, t, false
+		case t:
+			if x.ar.str(x.ids[x.tab[i&mask]-1]) == s {
+				return i & mask, t, true
+			}
 		}
-		if x.ar.str(x.ids[v-1]) == s {
-			return i, true
-		}
-		i = (i + 1) & mask
+		i++
 	}
 }
 
-// growTable doubles the table before it gets more than three quarters full.
+// growTable doubles the table before it gets more than seven eighths full
+// (with tags, a probe of an occupied slot reads a byte, so long runs are
+// cheap: the table can be fuller than without).
 func (x *Index) growTable() {
 	if len(x.tab) == 0 {
 		x.tab = make([]uint32, 16)
+		x.tags = make([]uint8, 16)
 	}
-	if (x.nKeys+1)*4 <= len(x.tab)*3 {
+	if (x.nKeys+1)*8 <= len(x.tab)*7 {
 		return
 	}
 	old := x.tab
 	x.tab = make([]uint32, 2*len(old))
+	x.tags = make([]uint8, 2*len(old))
 	mask := len(x.tab) - 1
 	for _, v := range old {
 		if v == 0 {
 			continue
 		}
-		i := int(maphash.String(seed, x.ar.str(x.ids[v-1]))) & mask
-		for x.tab[i] != 0 {
+		i, t := hashTag(maphash.String(seed, x.ar.str(x.ids[v-1])), mask)
+		for x.tags[i] != 0 {
 			i = (i + 1) & mask
 		}
 		x.tab[i] = v
+		x.tags[i] = t
 	}
 }
 
@@ -220,7 +240,7 @@ func (x *Index) Finish() {
 		p := int32(None)
 		if i > 0 && x.ids[i-1] == h && x.unique(h) {
 			p = int32(i - 1) // the usual chain: no lookup
-		} else if slot, ok := x.find(x.ar.str(h)); ok {
+		} else if slot, _, ok := x.find(x.ar.str(h)); ok {
 			p = int32(x.tab[slot] - 1)
 		} else {
 			x.orphans = append(x.orphans, orphan{int32(i), h})
@@ -285,7 +305,7 @@ func (x *Index) Lookup(id string) (int, bool) {
 	if len(x.tab) == 0 {
 		return 0, false
 	}
-	slot, ok := x.find(id)
+	slot, _, ok := x.find(id)
 	if !ok {
 		return 0, false
 	}
@@ -374,7 +394,7 @@ func (x *Index) Shadowed(i int) bool {
 	if x.unique(h) {
 		return false
 	}
-	slot, _ := x.find(x.ar.str(h))
+	slot, _, _ := x.find(x.ar.str(h))
 	return int(x.tab[slot]-1) != i
 }
 

@@ -108,11 +108,12 @@ func TestIndexBytesPerEntry(t *testing.T) {
 	}
 }
 
-// An index of entries with ids: 50 bytes per entry. On top of the arrays
+// An index of entries with ids: 46 bytes per entry. On top of the arrays
 // of entries without ids, each entry with a parent has a place in the child
 // list (4), each unique id is stored once in the id arena (a length byte and
 // its bytes: 9) and has a slot in the open-addressing id table (4 bytes a
-// slot, between three eighths and three quarters full: 10.5 here). The
+// slot and a 1-byte hash tag, between seven sixteenths and seven eighths
+// full: 6.6 here; 50 bytes per entry before the tags, at three quarters). The
 // parent id shares the parent's copy. Measured on pi ids (8 hex digits)
 // chained by parentId; the figure is in docs/benchmarks.md. The layout before
 // this one (strings in the nodes, a map[string]int32) kept 135.
