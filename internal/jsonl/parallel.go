@@ -108,6 +108,17 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 			return sharedBatch()
 		}
 	}
+	// Line ends found by the reader, handed to the worker with the job so
+	// that each newline is looked for once.
+	freeEnds := make(chan []int32, 4*workers+2)
+	getEnds := func() []int32 {
+		select {
+		case e := <-freeEnds:
+			return e[:0]
+		default:
+			return make([]int32, 0, maxChunkLines)
+		}
+	}
 	order := make(chan *pjob, 2*workers)
 	work := make(chan *pjob, 2*workers)
 	quit := make(chan struct{})
@@ -138,9 +149,9 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 		}
 		emit := func(cb *chunkBuf, data []byte) bool {
 			for start := 0; start < len(data); {
-				end := cutLines(data, start, maxChunkLines)
+				end, ends := cutLines(data, start, maxChunkLines, getEnds())
 				cb.refs.Add(1)
-				if !send(&pjob{data: data[start:end], buf: cb, offset: offset, first: first, done: make(chan struct{})}, true) {
+				if !send(&pjob{data: data[start:end], ends: ends, buf: cb, offset: offset, first: first, done: make(chan struct{})}, true) {
 					return false
 				}
 				offset += int64(end - start)
@@ -203,7 +214,12 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 			s := NewScanner(o.Capture)
 			for j := range work {
 				j.batch = getBatch()
-				scanChunk(s, j.data, j.offset, j.first, o, j.batch)
+				scanChunk(s, j.data, j.ends, j.offset, j.first, o, j.batch)
+				select {
+				case freeEnds <- j.ends:
+				default:
+				}
+				j.ends = nil
 				release(j.buf)
 				close(j.done)
 			}
@@ -303,7 +319,8 @@ func putSharedBuf(cb *chunkBuf) {
 
 // pjob is one chunk of ReadParallel.
 type pjob struct {
-	data   []byte // whole lines (the last one may lack its newline)
+	data   []byte  // whole lines (the last one may lack its newline)
+	ends   []int32 // the offset in data of each newline, in order
 	buf    *chunkBuf
 	offset int64
 	first  bool // the chunk starts the input (line 1)
@@ -321,31 +338,34 @@ type chunkBuf struct {
 const maxChunkLines = 8192
 
 // cutLines returns the end of the k-th line of data from start (or
-// len(data)).
-func cutLines(data []byte, start, k int) int {
+// len(data)), and ends with the offset from start of each newline up to
+// there appended.
+func cutLines(data []byte, start, k int, ends []int32) (int, []int32) {
 	pos := start
 	for n := 0; n < k; n++ {
 		i := bytes.IndexByte(data[pos:], '\n')
 		if i < 0 {
-			return len(data)
+			return len(data), ends
 		}
+		ends = append(ends, int32(pos+i-start))
 		pos += i + 1
 		if pos >= len(data) {
-			return len(data)
+			return len(data), ends
 		}
 	}
-	return pos
+	return pos, ends
 }
 
 // scanChunk classifies, validates and captures the lines of one chunk into
-// b, with line numbers counted from 1 within the chunk.
-func scanChunk(s *Scanner, data []byte, offset int64, first bool, o ParallelOptions, b *Batch) {
+// b, with line numbers counted from 1 within the chunk. ends holds the
+// offset of every newline of data, in order (cutLines found them).
+func scanChunk(s *Scanner, data []byte, ends []int32, offset int64, first bool, o ParallelOptions, b *Batch) {
 	pos, line := 0, 0
 	rec := new(Record) // one per chunk: Keep's argument escapes
 	for pos < len(data) {
 		raw, nl := data[pos:], false
-		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
-			raw, nl = raw[:i], true
+		if line < len(ends) {
+			raw, nl = data[pos:ends[line]], true
 		}
 		line++
 		*rec = Record{Line: line, Offset: offset + int64(pos), Raw: raw, Newline: nl}
