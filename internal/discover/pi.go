@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"bytes"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 	"os"
 	"path/filepath"
@@ -75,20 +76,32 @@ func piInfo(agent string) func(string, os.FileInfo) (*Session, error) {
 // opened for check with list's summary computed in the same parallel pass
 // (pi.OpenForList); otherwise, or when that pass cannot give the summary,
 // as piInfo then applyVerdict.
+//
+// The file is opened for the pass first: when its first line, which the
+// pass reads anyway, settles the registry's answer (headerSaysPi), the
+// registry is not asked, so the file is not opened and its head read a
+// second time to sniff it. Otherwise the registry resolves the path as
+// before, and a "pi" answer takes the session already read.
 func piInfoVerdict(agent string) func(*sessfmt.Registry, string, os.FileInfo) (*Session, error) {
 	info := piInfo(agent)
 	return func(reg *sessfmt.Registry, path string, st os.FileInfo) (*Session, error) {
-		ref, err := reg.Resolve(path)
-		if err == nil && ref.Format == "pi" {
-			sess, li, err := pi.OpenForList(ref, path)
-			if err == nil && li != nil {
-				if li.Modified.IsZero() {
-					li.Modified = st.ModTime()
-				}
-				s := piSession(agent, path, st, li)
-				verdict(sess, s)
-				return s, nil
+		sess, li, err := pi.OpenForList(sessfmt.Ref{Format: "pi", Path: path}, path)
+		opened := err == nil
+		isPi := opened && li != nil && headerSaysPi(reg, path, li.FirstLine())
+		if !isPi {
+			ref, rerr := reg.Resolve(path)
+			isPi = rerr == nil && ref.Format == "pi"
+			if isPi && !opened {
+				sess, li, err = pi.OpenForList(ref, path)
 			}
+		}
+		if isPi && err == nil && li != nil {
+			if li.Modified.IsZero() {
+				li.Modified = st.ModTime()
+			}
+			s := piSession(agent, path, st, li)
+			verdict(sess, s)
+			return s, nil
 		}
 		s, err := info(path, st)
 		if err != nil {
@@ -97,6 +110,34 @@ func piInfoVerdict(agent string) func(*sessfmt.Registry, string, os.FileInfo) (*
 		applyVerdict(reg, s)
 		return s, nil
 	}
+}
+
+// headerSaysPi reports whether the registry's Resolve(path) is certain to
+// give the pi format, judged from line1, the file's first line with its
+// newline (nil: unknown), without opening the file. It holds when the
+// registry's sniff over line1 alone gives pi a header's score
+// (pi.SniffHeader) and no format claims the path outright:
+//
+//   - sniffing: pi's Sniff stops at the first header line, so the whole
+//     head scores the same; Claude Code's votes stay below it (at most
+//     sessfmt.SniffLines lines are looked at), Agent Core says 0 behind a
+//     header, OpenClaw's archive test looks at the same first bytes, and
+//     pi is asked first, so it wins ties;
+//   - claims: OpenClaw and OpenCode claim "<store>#<id>" arguments (the
+//     path has no '#'); OpenCode also claims an existing SQLite file (a
+//     line that is a JSON object is not one) and an `opencode export`
+//     file, whose first object has an "info" member (line1 spells no
+//     "info" and has no \u escape that could spell it; it is shorter than
+//     the 64 KiB that test reads).
+//
+// Any other file is resolved by the registry as before.
+func headerSaysPi(reg *sessfmt.Registry, path string, line1 []byte) bool {
+	if line1 == nil || strings.Contains(path, "#") ||
+		bytes.Contains(line1, []byte("info")) || bytes.Contains(line1, []byte(`\u`)) {
+		return false
+	}
+	name, score := reg.SniffHead(path, line1)
+	return name == "pi" && score >= pi.SniffHeader
 }
 
 // piSession is the listed row of a pi-family file from its summary.

@@ -146,6 +146,19 @@ func (r *Registry) SniffFile(path string) (Ref, error) {
 	return Ref{Format: best.Name(), Path: path}, nil
 }
 
+// SniffHead asks every format about a file at path whose first bytes are
+// head, as SniffFile does but without reading the file and without its
+// second, longer look: the name of the surest format and its score ("" and
+// 0 when no format knows it). Discover uses it on a first line it already
+// read.
+func (r *Registry) SniffHead(path string, head []byte) (string, int) {
+	best, score := r.sniff(path, head)
+	if best == nil {
+		return "", 0
+	}
+	return best.Name(), score
+}
+
 // Open resolves arg and opens the session it names.
 func (r *Registry) Open(arg string, opts OpenOptions) (Session, error) {
 	ref, err := r.Resolve(arg)

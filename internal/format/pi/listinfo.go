@@ -74,7 +74,20 @@ type ListInfo struct {
 	// heldRescan is set by the streamed scan when it cannot tell the first
 	// message without holding a long line (see scanListInfo).
 	heldRescan bool
+	// line1 is a copy of the file's first line with its newline, kept by
+	// the parallel pass (listLine) when that line is a JSON object without
+	// BOM shorter than maxLine1 bytes; nil otherwise.
+	line1 []byte
 }
+
+// maxLine1 bounds the first line listLine keeps for FirstLine.
+const maxLine1 = 32 << 10
+
+// FirstLine is the file's first line, newline included, when the parallel
+// pass of OpenForList saw it as a JSON object line without BOM of less
+// than 32 KiB; nil otherwise (and always for ReadListInfo). The caller may
+// sniff it instead of reading the head of the file again.
+func (li *ListInfo) FirstLine() []byte { return li.line1 }
 
 // ProblemCount is the total number of problems.
 func (li *ListInfo) ProblemCount() int {
@@ -697,6 +710,9 @@ func (rd *reader) listLine(rec *jsonl.Record) {
 	if rec.Streamed {
 		st.broken = true
 		return
+	}
+	if rec.Line == 1 && rec.Kind == jsonl.Object && !rec.BOM && rec.Newline && len(rec.Raw) > 0 && len(rec.Raw) < maxLine1 {
+		st.li.line1 = append(append(make([]byte, 0, len(rec.Raw)+1), rec.Raw...), '\n')
 	}
 	body := rec.Body()
 	if n := len(body); n > 0 && body[n-1] == '\r' {

@@ -1,11 +1,13 @@
 package pi
 
 import (
+	"bytes"
 	"os"
 	"reflect"
 	"runtime"
 	"testing"
 
+	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
@@ -21,7 +23,7 @@ func TestListInfoFromIndexPass(t *testing.T) {
 		t.Fatalf("only %d files found", len(files))
 	}
 	defer func(p int) { indexChunkSize = 0; runtime.GOMAXPROCS(p) }(runtime.GOMAXPROCS(0))
-	given, missing := 0, 0
+	given, missing, withLine1 := 0, 0, 0
 	for _, p := range files {
 		fh, err := os.Open(p)
 		if err != nil {
@@ -45,13 +47,25 @@ func TestListInfoFromIndexPass(t *testing.T) {
 				continue
 			}
 			given++
+			// line1 is the pass's own: the file's first line when it is
+			// an object line without BOM (checked here), never the scan's.
+			if got.line1 != nil {
+				withLine1++
+				raw, _ := os.ReadFile(p)
+				if n := bytes.IndexByte(raw, '\n'); n < 0 || !bytes.Equal(got.line1, raw[:n+1]) || bytes.HasPrefix(raw, jsonl.BOM) {
+					t.Fatalf("%s (chunk %d): FirstLine %q is not the first line", p, chunk, got.line1)
+				}
+				cp := *got
+				cp.line1 = nil
+				got = &cp
+			}
 			if !reflect.DeepEqual(want, got) {
 				t.Fatalf("%s (chunk %d): listing differs:\nscan: %+v\npass: %+v", p, chunk, want, got)
 			}
 		}
 	}
-	if given < 300 {
-		t.Fatalf("the pass gave the listing only %d times (%d not)", given, missing)
+	if given < 300 || withLine1 < given/2 {
+		t.Fatalf("the pass gave the listing only %d times (%d not), with the first line %d times", given, missing, withLine1)
 	}
 	t.Logf("%d files: listing from the index pass %d times, left to ReadListInfo %d times", len(files), given, missing)
 }
