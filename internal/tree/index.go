@@ -22,6 +22,7 @@ import (
 	"hash/maphash"
 	"slices"
 	"sort"
+	"strings"
 	"unsafe"
 )
 
@@ -98,6 +99,8 @@ func New(p Policy, sizeHint int) *Index {
 
 // Add appends an entry in file order and returns its node number.
 // n.HasParent is ignored: an entry has a parent when n.Parent is not "".
+// The index keeps copies of n.ID and n.Parent, never the strings given:
+// they may share a buffer the caller reuses.
 func (x *Index) Add(n Node) int {
 	i := len(x.ids)
 	x.growTable()
@@ -598,7 +601,7 @@ func (a *arena) add(s string) uint32 {
 			return h
 		}
 	}
-	a.big = append(a.big, s)
+	a.big = append(a.big, strings.Clone(s)) // s may share a caller's buffer
 	return bigBit | uint32(len(a.big)-1)
 }
 

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
@@ -338,6 +339,10 @@ type reader struct {
 	check bool
 	// list is the listing scan fed by the parallel pass (Options.List).
 	list *listState
+	// recent caches inRaw's interned strings by a small hash of the bytes:
+	// types and roles are a handful of strings met on nearly every line,
+	// and comparing with one of them costs less than a map lookup.
+	recent [16]string
 }
 
 // captured is what the indexing pass picks out of each line while
@@ -404,10 +409,20 @@ func (rd *reader) reserve(done int64) {
 // already known and holds no escapes ("" when raw is not a string).
 func (rd *reader) inRaw(raw []byte) string {
 	if n := len(raw); n >= 2 && raw[0] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
-		if s, ok := rd.intern[string(raw[1:n-1])]; ok {
-			return s
+		b := raw[1 : n-1]
+		k := uint(n) & 15
+		if n > 2 {
+			k = (uint(n) + uint(b[0])*3 + uint(b[n-3])*5) & 15
 		}
-		return rd.in(raw[1 : n-1])
+		if s := rd.recent[k]; s == string(b) {
+			return s // an empty slot holds "", which is also the right answer for ""
+		}
+		s, ok := rd.intern[string(b)]
+		if !ok {
+			s = rd.in(b)
+		}
+		rd.recent[k] = s
+		return s
 	}
 	t, _ := jsonl.String(raw)
 	return rd.in([]byte(t))
@@ -420,6 +435,15 @@ func (rd *reader) in(b []byte) string {
 	s := string(b)
 	rd.intern[s] = s
 	return s
+}
+
+// rawKeyView is rawKey without a copy for a string without escapes: the
+// result shares raw's bytes and is valid only while they are.
+func rawKeyView(raw []byte) string {
+	if n := len(raw); n > 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
+		return unsafe.String(&raw[1], n-2)
+	}
+	return rawKey(raw)
 }
 
 // take adds one record.
@@ -530,11 +554,12 @@ func (rd *reader) take(rec *jsonl.Record) {
 	if rec.Value == nil && rec.Top != nil {
 		// capture mode: the fast path
 		typ = rd.inRaw(rec.Top[capType])
+		// id and parent are views of rec's bytes (addEntry copies them).
 		if raw := rec.Top[capID]; raw != nil {
-			id, hasID, nullID = rawKey(raw), true, string(raw) == "null"
+			id, hasID, nullID = rawKeyView(raw), true, string(raw) == "null"
 		}
 		if raw := rec.Top[capParent]; raw != nil && jsonl.Truthy(raw) {
-			parent, hasParent = rawKey(raw), true
+			parent, hasParent = rawKeyView(raw), true
 		}
 		if typ == "message" {
 			role = rd.inRaw(rec.Sub[0])
@@ -658,6 +683,8 @@ const noIDKey = "\x00no-id"
 
 func (f *File) add(p problem.Problem) { f.Problems = append(f.Problems, p) }
 
+// addEntry appends an entry; id and parent may share a record's bytes
+// (tree.Index.Add copies them).
 func (f *File) addEntry(e Entry, line int32, id, parent string, hasParent bool) {
 	if !hasParent {
 		parent = "" // null, "", 0 and false are no parent (JavaScript truthiness)
