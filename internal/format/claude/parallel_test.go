@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
@@ -141,4 +142,43 @@ func TestUsageFromIndexPass(t *testing.T) {
 		t.Fatal("no usage events in the test files")
 	}
 	t.Logf("%d files, %d events", len(files), events)
+}
+
+// TestExternalParentsCapture holds ExternalParents (capture scan) equal to
+// a lookup through the tree parser's uuid on every test file: each file's
+// uuids, and as many that are not there, are looked up.
+func TestExternalParentsCapture(t *testing.T) {
+	looked := 0
+	for _, p := range parallelTestFiles(t) {
+		fh, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, all := map[string]bool{}, map[string]bool{}
+		rd := jsonl.NewReader(fh)
+		for rd.Next() {
+			if rec := rd.Record(); rec.Kind == jsonl.Object {
+				if u := rec.Str("uuid"); u != "" {
+					all[u] = true
+					want[u] = true
+					want[u+"-absent"] = true
+				}
+			}
+		}
+		fh.Close()
+		if len(want) == 0 {
+			continue
+		}
+		got, err := ExternalParents(p, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, all) {
+			t.Fatalf("%s: found %d uuids, want %d", p, len(got), len(all))
+		}
+		looked += len(want)
+	}
+	if looked == 0 {
+		t.Fatal("no uuids looked up")
+	}
 }

@@ -1,11 +1,13 @@
 package claude
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/valyala/fastjson"
 )
 
 // WarnParentInSession: the walk of a subagent transcript reached a record
@@ -55,8 +57,9 @@ func isRegular(p string) bool {
 }
 
 // ExternalParents returns, of the uuids in want, those that are records
-// of the transcript at path (one streaming pass; only the wanted uuids are
-// kept).
+// of the transcript at path (one streaming pass that stops when all are
+// found; only the wanted uuids are kept). Lines are validated by the
+// capture scan, which picks out the uuid member without building a tree.
 func ExternalParents(path string, want map[string]bool) (map[string]bool, error) {
 	fh, err := os.Open(path)
 	if err != nil {
@@ -65,16 +68,40 @@ func ExternalParents(path string, want map[string]bool) (map[string]bool, error)
 	defer fh.Close()
 	found := map[string]bool{}
 	rd := jsonl.NewReader(fh)
+	rd.SetCapture(uuidCapture)
+	var p fastjson.Parser
 	for rd.Next() && len(found) < len(want) {
 		rec := rd.Record()
 		if rec.Kind != jsonl.Object {
 			continue
 		}
-		if u := rec.Str("uuid"); u != "" && want[u] {
+		if u := rawString(&p, rec.Top[0]); u != "" && want[u] {
 			found[u] = true
 		}
 	}
 	return found, rd.Err()
+}
+
+var uuidCapture = &jsonl.Capture{Top: []string{"uuid"}}
+
+// rawString is the string a raw JSON value holds, decoded as the index
+// decodes it (fastjson), "" when it is not a string.
+func rawString(p *fastjson.Parser, raw []byte) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1])
+	}
+	v, err := p.ParseBytes(raw)
+	if err != nil {
+		return ""
+	}
+	b, err := v.StringBytes()
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // resolveSubagentParents looks the dangling parents of a subagent
