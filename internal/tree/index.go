@@ -63,9 +63,11 @@ type Index struct {
 	// an empty slot and otherwise 0x80 | seven bits of the id's hash, so a
 	// probe compares the id (two dependent loads from memory, ids and the
 	// arena) only when its tag matches: a miss costs one load of tags.
-	tab   []uint32
-	tags  []uint8
-	nKeys int
+	tab  []uint32
+	tags []uint8
+	// touched keeps the loads of Touch from being optimized away.
+	touched uint8
+	nKeys   int
 	// orphans holds, after Finish, the parent id handles of the nodes whose
 	// parent id names no node, in node order.
 	orphans []orphan
@@ -102,9 +104,23 @@ func New(p Policy, sizeHint int) *Index {
 // The index keeps copies of n.ID and n.Parent, never the strings given:
 // they may share a buffer the caller reuses.
 func (x *Index) Add(n Node) int {
+	return x.AddHashed(n, HashString(n.ID))
+}
+
+// HashString is the hash of an id that AddHashed takes: callers may compute
+// it ahead, on another goroutine.
+func HashString(id string) uint64 { return maphash.String(seed, id) }
+
+// HashBytes is HashString(string(id)) without the conversion.
+func HashBytes(id []byte) uint64 { return maphash.Bytes(seed, id) }
+
+// AddHashed is Add with h = HashString(n.ID) given: the hash can be computed
+// where the id is found (a parallel worker), not on the goroutine that
+// builds the index. A wrong h makes a wrong index.
+func (x *Index) AddHashed(n Node, hash uint64) int {
 	i := len(x.ids)
 	x.growTable()
-	slot, tag, found := x.find(n.ID)
+	slot, tag, found := x.findHashed(n.ID, hash)
 	var h uint32
 	if found {
 		h = x.ids[x.tab[slot]-1] // share the first copy of the id
@@ -166,8 +182,13 @@ func hashTag(h uint64, mask int) (int, uint8) {
 // find returns the table slot holding id s, or the empty slot where it goes,
 // with the tag of s.
 func (x *Index) find(s string) (slot int, tag uint8, found bool) {
+	return x.findHashed(s, maphash.String(seed, s))
+}
+
+// findHashed is find with h = HashString(s) given.
+func (x *Index) findHashed(s string, h uint64) (slot int, tag uint8, found bool) {
 	mask := len(x.tab) - 1
-	i, t := hashTag(maphash.String(seed, s), mask)
+	i, t := hashTag(h, mask)
 	tags := x.tags[:len(x.tab)]
 	for {
 		switch tags[i&mask] {
@@ -180,6 +201,22 @@ func (x *Index) find(s string) (slot int, tag uint8, found bool) {
 		}
 		i++
 	}
+}
+
+// Touch loads the table's tag bytes where ids of hashes hs start their
+// probe, so that the memory reads of a run of Adds overlap instead of each
+// waiting for its own (the loads are independent of one another). It
+// changes nothing.
+func (x *Index) Touch(hs []uint64) {
+	mask := uint64(len(x.tags) - 1)
+	if len(x.tags) == 0 {
+		return
+	}
+	var acc uint8
+	for _, h := range hs {
+		acc |= x.tags[h&mask]
+	}
+	x.touched |= acc
 }
 
 // growTable doubles the table before it gets more than seven eighths full

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -374,5 +375,46 @@ func TestLines(t *testing.T) {
 		if !tc.dense {
 			require.Less(t, len(x.lines.runs), 20, tc.name)
 		}
+	}
+}
+
+// AddHashed with the hash from HashBytes (as the parallel index pass gives
+// it) builds the same index as Add, Touch included, duplicates and unknown
+// parents too.
+func TestAddHashedSameAsAdd(t *testing.T) {
+	ids := []string{"a", "b", "c", "b", "", "\x00no-id", "d", strings.Repeat("x", 300), "e"}
+	a, b := New(LastWins, 0), New(LastWins, 0)
+	var hs []uint64
+	for _, id := range ids {
+		hs = append(hs, HashBytes([]byte(id)))
+	}
+	for i, id := range ids {
+		p := ""
+		if i > 0 {
+			p = ids[i-1]
+		}
+		if i == 6 {
+			p = "missing"
+		}
+		n := Node{ID: id, Parent: p, Line: int32(i + 1)}
+		a.Add(n)
+		b.Touch(hs[i:])
+		b.AddHashed(n, hs[i])
+	}
+	a.Finish()
+	b.Finish()
+	for i := range ids {
+		if a.Node(i) != b.Node(i) || a.Parent(i) != b.Parent(i) || a.Shadowed(i) != b.Shadowed(i) {
+			t.Fatalf("node %d: %+v/%d vs %+v/%d", i, a.Node(i), a.Parent(i), b.Node(i), b.Parent(i))
+		}
+		if HashString(ids[i]) != hs[i] {
+			t.Fatalf("HashString(%q) != HashBytes", ids[i])
+		}
+	}
+	if !slices.Equal(a.Duplicates(), b.Duplicates()) || !slices.Equal(a.Orphans(), b.Orphans()) || len(b.Orphans()) != 1 {
+		t.Fatalf("duplicates %v/%v orphans %v/%v", a.Duplicates(), b.Duplicates(), a.Orphans(), b.Orphans())
+	}
+	if n, ok := b.Lookup("b"); !ok || n != 3 {
+		t.Fatalf("Lookup(b) = %d, %v", n, ok)
 	}
 }

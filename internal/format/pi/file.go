@@ -343,6 +343,10 @@ type reader struct {
 	// types and roles are a handful of strings met on nearly every line,
 	// and comparing with one of them costs less than a map lookup.
 	recent [16]string
+	// idHash is tree.HashString of the id of the record take is given,
+	// when idHashOK (the parallel pass's workers computed it).
+	idHash   uint64
+	idHashOK bool
 }
 
 // captured is what the indexing pass picks out of each line while
@@ -551,8 +555,10 @@ func (rd *reader) take(rec *jsonl.Record) {
 	}
 	var typ, id, parent, role string
 	var hasID, nullID, hasParent bool
+	hashed := false // id's hash is rd.idHash
 	if rec.Value == nil && rec.Top != nil {
 		// capture mode: the fast path
+		hashed = rd.idHashOK
 		typ = rd.inRaw(rec.Top[capType])
 		// id and parent are views of rec's bytes (addEntry copies them).
 		if raw := rec.Top[capID]; raw != nil {
@@ -630,6 +636,10 @@ func (rd *reader) take(rec *jsonl.Record) {
 		f.markers.omp = true
 	}
 	rd.reserve(rec.Offset)
+	if hashed {
+		f.addEntryHashed(e, int32(rec.Line), id, parent, hasParent, rd.idHash)
+		return
+	}
 	f.addEntry(e, int32(rec.Line), id, parent, hasParent)
 }
 
@@ -692,6 +702,15 @@ func (f *File) addEntry(e Entry, line int32, id, parent string, hasParent bool) 
 
 	f.Entries = append(f.Entries, e)
 	f.Index.Add(tree.Node{ID: id, Parent: parent, HasParent: hasParent, Line: line})
+}
+
+// addEntryHashed is addEntry with h = tree.HashString(id) given.
+func (f *File) addEntryHashed(e Entry, line int32, id, parent string, hasParent bool, h uint64) {
+	if !hasParent {
+		parent = ""
+	}
+	f.Entries = append(f.Entries, e)
+	f.Index.AddHashed(tree.Node{ID: id, Parent: parent, HasParent: hasParent, Line: line}, h)
 }
 
 func parseHeader(rec *jsonl.Record) (*Header, error) {

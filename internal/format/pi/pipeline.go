@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/tree"
 )
 
 // batchSize is the number of records handed from the reading goroutine to
@@ -135,6 +136,42 @@ var (
 	typeTitle   = []byte(`"title"`)
 )
 
+// idHashes is the Batch.Aux of the index pass: the hash of each record's
+// id (tree.HashString of the id take gives tree.Index.Add), computed by
+// hashIDs on the workers so that the indexing goroutine, which is serial,
+// does not hash.
+type idHashes struct{ h []uint64 }
+
+// noIDHash is the hash of the id of an entry without one.
+var noIDHash = tree.HashString(noIDKey)
+
+// touchAhead is the number of records whose id table slots are loaded at
+// once (tree.Index.Touch).
+const touchAhead = 16
+
+// hashIDs is the index pass's ParallelOptions.Inspect: it appends the hash
+// of rec's id, as take reads it in capture mode, to b's idHashes (0 for a
+// record that is not an object: take adds no entry with a hash for it).
+func hashIDs(rec *jsonl.Record, b *jsonl.Batch) {
+	ih, _ := b.Aux.(*idHashes)
+	if ih == nil {
+		ih = &idHashes{h: make([]uint64, 0, 1024)}
+		b.Aux = ih
+	}
+	if len(b.Records) == 0 {
+		ih.h = ih.h[:0]
+	}
+	var h uint64
+	if rec.Kind == jsonl.Object && rec.Top != nil {
+		if raw := rec.Top[capID]; raw != nil {
+			h = tree.HashString(rawKeyView(raw))
+		} else {
+			h = noIDHash
+		}
+	}
+	ih.h = append(ih.h, h)
+}
+
 // readParallel indexes a file with jsonl.ReadParallel: the file is read
 // once in chunks cut at line boundaries, GOMAXPROCS workers validate and
 // capture the chunks' lines, and the caller's goroutine builds the index
@@ -148,15 +185,30 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 		return !isMsg || !rec.Newline
 	}
 	headerSeen := false
-	po := jsonl.ParallelOptions{Capture: captured, Keep: keep, ChunkSize: indexChunkSize}
+	po := jsonl.ParallelOptions{Capture: captured, Keep: keep, ChunkSize: indexChunkSize, Inspect: hashIDs}
 	var facts *factCollector // check's facts (checkfacts.go)
 	if rd.check {
 		facts = &factCollector{}
 		po.Capture, po.Inspect = checkCaptured, inspector(rd.list != nil)
 	}
+	defer func() { rd.idHashOK = false }()
 	err := jsonl.ReadParallel(r, po, func(b *jsonl.Batch) error {
+		var hs []uint64 // the workers' hashes of the ids (hashIDs)
+		rd.idHashOK = false
+		if ih, ok := b.Aux.(*idHashes); ok {
+			if len(ih.h) == len(b.Records) {
+				hs = ih.h
+			}
+			defer func() { ih.h = ih.h[:0] }() // the batch is reused
+		}
 		for i := range b.Records {
 			rec := &b.Records[i]
+			if hs != nil {
+				if i%touchAhead == 0 {
+					rd.f.Index.Touch(hs[i:min(i+touchAhead, len(hs))])
+				}
+				rd.idHash, rd.idHashOK = hs[i], true
+			}
 			isObj := rec.Kind == jsonl.Object
 			if rec.Raw == nil && (isObj || rec.Kind == jsonl.NonObject) &&
 				(!headerSeen || rec.Streamed && !(isObj && bytes.Equal(rec.Top[capType], typeMessage) && rec.Newline)) {
