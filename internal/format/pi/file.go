@@ -412,7 +412,7 @@ func (rd *reader) reserve(done int64) {
 // inRaw interns a raw JSON string value without allocating when it is
 // already known and holds no escapes ("" when raw is not a string).
 func (rd *reader) inRaw(raw []byte) string {
-	if n := len(raw); n >= 2 && raw[0] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
+	if n := len(raw); n >= 2 && raw[0] == '"' && noBackslash(raw[1:n-1]) {
 		b := raw[1 : n-1]
 		k := uint(n) & 15
 		if n > 2 {
@@ -444,10 +444,24 @@ func (rd *reader) in(b []byte) string {
 // rawKeyView is rawKey without a copy for a string without escapes: the
 // result shares raw's bytes and is valid only while they are.
 func rawKeyView(raw []byte) string {
-	if n := len(raw); n > 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
+	if n := len(raw); n > 2 && raw[0] == '"' && raw[n-1] == '"' && noBackslash(raw[1:n-1]) {
 		return unsafe.String(&raw[1], n-2)
 	}
 	return rawKey(raw)
+}
+
+// noBackslash reports whether b holds no backslash; for the short strings of
+// types, roles and ids a loop costs less than a call of bytes.IndexByte.
+func noBackslash(b []byte) bool {
+	if len(b) > 32 {
+		return bytes.IndexByte(b, '\\') < 0
+	}
+	for _, c := range b {
+		if c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // take adds one record.
