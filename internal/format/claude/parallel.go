@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/valyala/fastjson"
 )
 
@@ -31,6 +32,7 @@ type batchFacts struct {
 	arena factsArena
 	p     fastjson.Parser
 	tp    top
+	ct    capTop
 }
 
 // readParallel indexes a file with jsonl.ReadParallel: the file is read
@@ -43,6 +45,8 @@ type batchFacts struct {
 func (f *File) readParallel(r io.Reader) error {
 	usage := f.usage != nil
 	po := jsonl.ParallelOptions{
+		Capture: topCapture, // the facts come from the validating scan's captures
+
 		ChunkSize: indexChunkSize,
 		Workers:   indexWorkers,
 		Keep:      func(*jsonl.Record) bool { return false },
@@ -61,13 +65,17 @@ func (f *File) readParallel(r io.Reader) error {
 			if rec.Kind != jsonl.Object {
 				return
 			}
-			v, err := bf.p.ParseBytes(rec.Body())
-			if err != nil {
-				return // not reached: the line validated as an object
+			bf.ct.raw, bf.ct.p = rec.Top, &bf.p
+			extractCaptured(&bf.ct, lf, &bf.arena)
+			for k := range rec.Top {
+				rec.Top[k] = nil // not copied into the batch
 			}
-			extract(v, &bf.tp, lf, &bf.arena)
 			if usage {
-				lf.usage, lf.hasUsage = claudeUsageEvent(v)
+				// stats' event from a tree of its own (fastjson's Get
+				// depends on what was asked of a tree before)
+				if v, err := bf.p.ParseBytes(rec.Body()); err == nil {
+					lf.usage, lf.hasUsage = claudeUsageEvent(v)
+				}
 			}
 		},
 	}
@@ -92,6 +100,18 @@ func (f *File) readParallel(r io.Reader) error {
 	})
 }
 
+// freshUsageEvent is claudeUsageEvent of line body parsed anew: a tree
+// others asked for members can answer differently (fastjson's Get matches
+// stored keys until some lookup unescapes them).
+func freshUsageEvent(body []byte) (sessfmt.UsageEvent, bool) {
+	var p fastjson.Parser
+	v, err := p.ParseBytes(body)
+	if err != nil {
+		return sessfmt.UsageEvent{}, false
+	}
+	return claudeUsageEvent(v)
+}
+
 // applyLong indexes a line longer than a chunk: an object line is read
 // back and parsed.
 func (f *File) applyLong(rec *jsonl.Record, p *fastjson.Parser) error {
@@ -110,7 +130,7 @@ func (f *File) applyLong(rec *jsonl.Record, p *fastjson.Parser) error {
 	if err == nil {
 		extract(v, &f.top, lf, nil)
 		if f.usage != nil {
-			lf.usage, lf.hasUsage = claudeUsageEvent(v)
+			lf.usage, lf.hasUsage = freshUsageEvent(rec.Body())
 		}
 	}
 	f.apply(rec, lf)

@@ -53,6 +53,14 @@ func parallelTestFiles(t *testing.T) []string {
 		}
 		parent = u
 	}
+	// escaped and repeated keys, escaped strings, odd content blocks
+	b.WriteString(`{"type":"assistant","uuid":"x\u0041","message":{"id":"a","id":"b","model":"m1","mod\u0065l":"m2","content":["s",{"type":"thinking"},{"typ\u0065":"text","type":"tool_use","id":"i\"d","name":"Agent"}]},"isSidechain":false,"isSidechain":true,"gitBranch":""}` + "\n")
+	b.WriteString(`{"type":"assistant","uuid":"t1","message":{"mod\u0065l":"m3","model":"m4","content":[{"type":"thinking"},{"type":"redacted_thinking"}]}}` + "\n")
+	b.WriteString(`{"type":"assistant","uuid":"t2","message":{"content":"text","id":""}}` + "\n")
+	b.WriteString(`{"type":"user","message":{"content":[1,{"type":"tool_result","tool_use_id":"\u0074x"}]},"toolUseResult":{"agentId":"a","agentId":"b"},"uuid":"u2","parentUuid":"x\u0041"}` + "\n")
+	b.WriteString(`{"type":"system","subtype":"compact_boundary","compactMetadata":{"preservedSegment":1,"preservedSegment":{}},"uuid":"u3","timestamp":"2025-01-01T00:00:00+02:00"}` + "\n")
+	b.WriteString(`{"\u0074ype":"summary","leafUuid":"l","summary":"s\n"}` + "\n")
+	b.WriteString(`{"type":"last-prompt","lastPrompt":"\u00e9","leafUuid":"","explicit":true}` + "\n")
 	b.WriteString(`{"type":"user","uuid":"torn"`)
 	gen := filepath.Join(t.TempDir(), "gen.jsonl")
 	if err := os.WriteFile(gen, []byte(b.String()), 0o644); err != nil {

@@ -199,7 +199,7 @@ func (f *File) scan(rec *jsonl.Record) {
 		lf = &f.facts
 		extract(rec.Value, &f.top, lf, nil)
 		if f.usage != nil {
-			lf.usage, lf.hasUsage = claudeUsageEvent(rec.Value)
+			lf.usage, lf.hasUsage = freshUsageEvent(rec.Body())
 		}
 	}
 	f.apply(rec, lf)
