@@ -22,7 +22,9 @@ type Options struct {
 	Extra []Root
 	// Cache is the cache file; "" disables the cache.
 	Cache string
-	// Workers is the number of files summarised at once (default 2×CPUs).
+	// Workers is the number of files summarised at once (default: one per
+	// CPU; each file is itself read by a worker per CPU, so more files in
+	// flight only hold more chunk buffers).
 	Workers int
 	// Progress, when set, is called from time to time with the number of
 	// files done and the total (it must be cheap and goroutine-safe).
@@ -144,13 +146,42 @@ func Scan(opts Options) *Result {
 	}
 	workers := opts.Workers
 	if workers <= 0 {
-		workers = 2 * runtime.GOMAXPROCS(0)
+		workers = runtime.GOMAXPROCS(0)
 	}
 	var next, done atomic.Int64
 	total := len(todo)
 	var reg *sessfmt.Registry
 	if total > 0 {
 		reg = newRegistry(opts.Env)
+	}
+	// Big files one at a time: each is read by a worker per CPU already,
+	// and two at once hold two files' chunks and indexes. A worker that
+	// finds the big file's turn taken sets the file aside and goes on with
+	// small ones; set-aside files are taken at the end, in turn.
+	var bigMu, laterMu sync.Mutex
+	var later []int
+	summarise := func(i int, big bool) {
+		j := jobs[i]
+		var s *Session
+		var err error
+		if j.prov.InfoVerdict != nil {
+			s, err = j.prov.InfoVerdict(reg, j.path, j.st)
+		} else if s, err = j.prov.Info(j.path, j.st); err == nil {
+			applyVerdict(reg, s)
+		}
+		if big {
+			bigMu.Unlock()
+		}
+		if err != nil {
+			errs[i] = err
+		} else {
+			s.Root = j.root.Path
+			out[i] = s
+		}
+		n := done.Add(1)
+		if opts.Progress != nil {
+			opts.Progress(int(n), total)
+		}
 	}
 	var wg sync.WaitGroup
 	for w := 0; w < workers && w < total; w++ {
@@ -160,27 +191,30 @@ func Scan(opts Options) *Result {
 			for {
 				k := int(next.Add(1)) - 1
 				if k >= total {
-					return
+					break
 				}
 				i := todo[k]
 				j := jobs[i]
-				var s *Session
-				var err error
-				if j.prov.InfoVerdict != nil {
-					s, err = j.prov.InfoVerdict(reg, j.path, j.st)
-				} else if s, err = j.prov.Info(j.path, j.st); err == nil {
-					applyVerdict(reg, s)
+				big := j.prov.InfoVerdict != nil && j.st.Size() >= bigFileBytes
+				if big && !bigMu.TryLock() {
+					laterMu.Lock()
+					later = append(later, i)
+					laterMu.Unlock()
+					continue
 				}
-				if err != nil {
-					errs[i] = err
-				} else {
-					s.Root = j.root.Path
-					out[i] = s
+				summarise(i, big)
+			}
+			for {
+				laterMu.Lock()
+				if len(later) == 0 {
+					laterMu.Unlock()
+					return
 				}
-				n := done.Add(1)
-				if opts.Progress != nil {
-					opts.Progress(int(n), total)
-				}
+				i := later[0]
+				later = later[1:]
+				laterMu.Unlock()
+				bigMu.Lock()
+				summarise(i, true)
 			}
 		}()
 	}
@@ -255,3 +289,7 @@ func SortSessions(ss []*Session, by string) {
 		return ss[i].Path < ss[j].Path
 	})
 }
+
+// bigFileBytes: files at least this big (more than one chunk of the
+// parallel pass) are summarised one at a time.
+var bigFileBytes int64 = 4 << 20

@@ -85,9 +85,15 @@ func (f *File) pathProblems() []problem.Problem {
 		// out when it sends the context: no result is needed.
 		dropped bool
 	}
-	calls := map[string]call{}
-	var order []string
-	results := map[string]bool{}
+	// Sized for every call the pass stored (the path holds at most those,
+	// and about as many results): no growing and rehashing as they come.
+	n := 0
+	if f.facts != nil {
+		n = len(f.facts.calls)
+	}
+	calls := make(map[string]call, n)
+	order := make([]string, 0, n)
+	results := make(map[string]bool, n)
 	// posOf[i] is entry i's position on the path plus one (0: not on it).
 	posOf := make([]int32, f.Index.Len())
 	for k, i := range path {

@@ -191,7 +191,14 @@ func (c *checkFacts) lookup(i int, cur *int) (*storedFact, bool) {
 
 // fact expands a stored fact.
 func (c *checkFacts) fact(sf *storedFact) lineFact {
-	lf := lineFact{dropped: sf.flags&sfDropped != 0, fkOK: sf.flags&sfFKOK != 0, fkStr: sf.flags&sfFKStr != 0}
+	var lf lineFact
+	c.factInto(sf, &lf)
+	return lf
+}
+
+// factInto is fact into lf, whose calls slice is reused.
+func (c *checkFacts) factInto(sf *storedFact, lf *lineFact) {
+	*lf = lineFact{dropped: sf.flags&sfDropped != 0, fkOK: sf.flags&sfFKOK != 0, fkStr: sf.flags&sfFKStr != 0, calls: lf.calls[:0]}
 	if sf.flags&sfListing != 0 {
 		lf.listing = c.get(sf.raw)
 	}
@@ -204,7 +211,6 @@ func (c *checkFacts) fact(sf *storedFact) lineFact {
 	for _, sc := range c.calls[sf.callAt : sf.callAt+sf.nCalls] {
 		lf.calls = append(lf.calls, toolCall{c.get(sc.id), c.get(sc.name)})
 	}
-	return lf
 }
 
 var (
@@ -459,15 +465,15 @@ func (f *File) eachPathFact(idx []int, fn func(i int, lf *lineFact) error) error
 		}
 	}()
 	cur := 0
+	var lf lineFact // reused: fn does not keep it or its calls
 	for _, i := range idx {
 		e := &f.Entries[i]
 		sf, ok := f.facts.lookup(i, &cur)
-		var lf lineFact
 		switch {
 		case ok && sf.flags&sfUnknown == 0:
-			lf = f.facts.fact(sf)
+			f.facts.factInto(sf, &lf)
 		case !ok && e.Type() == "message" && e.Role() != "toolResult":
-			// nothing the rules look at
+			lf = lineFact{calls: lf.calls[:0]} // nothing the rules look at
 		default:
 			if lr == nil {
 				var err error

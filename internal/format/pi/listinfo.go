@@ -8,6 +8,7 @@ import (
 	"hash/maphash"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -270,21 +271,26 @@ type listState struct {
 	lastActivity float64
 	haveActivity bool
 	markers      dialectMarkers
-	ids          map[uint64]struct{}
-	parents      []uint64
-	seed         maphash.Seed
-	headerHash   uint64 // the header id's idHash (an entry whose parent it is, is a root)
-	firstFound   bool
-	problems     map[string]int
-	slotSeen     bool
-	slotValid    bool
+	// ids holds the idHash of every entry's id, parents those of the
+	// parentIds that are not the id of the entry before (lastID): a
+	// parent is an orphan's when no id has its hash (finish).
+	ids        []uint64
+	parents    []uint64
+	lastID     uint64
+	haveLastID bool
+	seed       maphash.Seed
+	headerHash uint64 // the header id's idHash (an entry whose parent it is, is a root)
+	firstFound bool
+	problems   map[string]int
+	slotSeen   bool
+	slotValid  bool
 	// broken: a line the parallel pass did not keep whole (listLine);
 	// stopped: line returned false.
 	broken, stopped bool
 }
 
 func newListState() *listState {
-	return &listState{li: &ListInfo{}, ids: make(map[uint64]struct{}, 256), seed: maphash.MakeSeed(), problems: map[string]int{}}
+	return &listState{li: &ListInfo{}, seed: maphash.MakeSeed(), problems: map[string]int{}}
 }
 
 // line takes line n: body without BOM and without a final '\r', whether it
@@ -363,11 +369,16 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 		return true       // a second header: not an entry in pi
 	}
 	li.Entries++
-	if f[kID] != nil {
-		st.ids[idHash(st.seed, f[kID])] = struct{}{}
-	}
 	if jsonl.Truthy(f[kParentID]) {
-		st.parents = append(st.parents, idHash(st.seed, f[kParentID]))
+		// Most entries' parent is the entry before: that id exists.
+		if p := idHash(st.seed, f[kParentID]); !st.haveLastID || p != st.lastID {
+			st.parents = append(st.parents, p)
+		}
+	}
+	st.haveLastID = false
+	if f[kID] != nil {
+		st.lastID, st.haveLastID = idHash(st.seed, f[kID]), true
+		st.ids = append(st.ids, st.lastID)
 	}
 	switch string(typ) {
 	case "message":
@@ -440,9 +451,16 @@ func (st *listState) finish(path string) *ListInfo {
 	if !st.headerDone {
 		problems[problem.MissingHeader]++
 	}
-	for _, p := range st.parents {
-		if _, ok := st.ids[p]; !ok && !(li.ValidHeader && p == st.headerHash) { // the header's id: a root (headerparent.go)
-			problems[problem.Orphan]++
+	if len(st.parents) > 0 {
+		has := func(h uint64) bool { return slices.Contains(st.ids, h) }
+		if len(st.parents) > 8 {
+			slices.Sort(st.ids)
+			has = func(h uint64) bool { _, ok := slices.BinarySearch(st.ids, h); return ok }
+		}
+		for _, p := range st.parents {
+			if !has(p) && !(li.ValidHeader && p == st.headerHash) { // the header's id: a root (headerparent.go)
+				problems[problem.Orphan]++
+			}
 		}
 	}
 	switch {
