@@ -132,8 +132,14 @@ func FuzzIndex(f *testing.F) {
 			hint = len(nodes)
 		}
 		x := New(pol, hint)
-		for _, n := range nodes {
-			x.Add(n)
+		hashed := len(data) > 0 && data[0]&4 != 0 // bit 2: AddHashed with HashBytes, Touch ahead
+		for k, n := range nodes {
+			if hashed {
+				x.Touch([]uint64{HashString(n.ID), uint64(k) * 0x9e3779b97f4a7c15})
+				x.AddHashed(n, HashBytes([]byte(n.ID)))
+			} else {
+				x.Add(n)
+			}
 		}
 		for i, nd := range nodes { // before Finish too
 			if x.ID(i) != nd.ID || x.ParentID(i) != nd.Parent {
