@@ -1,9 +1,11 @@
 package blob
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -228,7 +230,10 @@ func (m *MarkSet) scan(ctx context.Context, paths []string) error {
 		l := <-locals
 		defer func() { locals <- l }()
 		add := func(h Hash) { l.hashes[h] = struct{}{} }
-		info, err := scanFileBuf(p, l.buf, add)
+		info, split, err := scanFileSplit(p, m.workers, add)
+		if !split {
+			info, err = scanFileBuf(p, l.buf, add)
+		}
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && !m.explicit(p) {
 				// Listed by the walk, gone before it was opened: an
@@ -363,4 +368,95 @@ func (w *walker) dir(dir string, isRoot bool) {
 			w.add(p) // non-regular files are reported by the scan
 		}
 	}
+}
+
+// splitMinBytes: a plain (not gzip) session file at least this big is
+// scanned in ranges, one goroutine each, instead of by one goroutine.
+var splitMinBytes int64 = 64 << 20
+
+// scanFileSplit scans a big plain file in parts ranges scanned in
+// parallel, reporting exactly the references a serial scan reports; split
+// is false (nothing done) for anything else: a file smaller than
+// splitMinBytes, parts < 2, a gzip file, or one that cannot be opened or is
+// not regular (scanFileBuf then reads it, and says why it cannot).
+//
+// Ranges meet just after a byte that no reference can contain (a byte
+// other than a lowercase hex digit or a letter of "blob:sha256:", such as
+// a quote or a newline), looked for from the even split point on: a
+// reference before that byte ends before it, so its digits and the byte
+// after it are in the range, judged as the serial scan judges them, and
+// one after it lies wholly in the next range. Nothing overlaps, so each
+// reference is found once. A split point with no such byte within 64 KiB
+// is dropped (two ranges become one). The last range reads to the end of
+// the file, as a serial scan does (a file that grows meanwhile is rescanned
+// by Refresh).
+func scanFileSplit(path string, parts int, fn func(Hash)) (os.FileInfo, bool, error) {
+	if parts < 2 {
+		return nil, false, nil
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() || st.Size() < splitMinBytes {
+		return nil, false, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false, nil
+	}
+	defer f.Close()
+	fst, err := f.Stat()
+	if err != nil || !fst.Mode().IsRegular() || fst.Size() < splitMinBytes {
+		return nil, false, nil
+	}
+	var head [2]byte
+	if n, _ := f.ReadAt(head[:], 0); n == 2 && bytes.Equal(head[:], gzipMagic) {
+		return nil, false, nil
+	}
+	size := fst.Size()
+	bounds := []int64{0}
+	look := make([]byte, 64<<10)
+	for k := 1; k < parts; k++ {
+		at := int64(k) * (size / int64(parts))
+		if at <= bounds[len(bounds)-1] {
+			continue
+		}
+		n, _ := f.ReadAt(look, at)
+		for i, c := range look[:n] {
+			if !refByte(c) {
+				bounds = append(bounds, at+int64(i)+1)
+				break
+			}
+		}
+	}
+	found := make([][]Hash, len(bounds))
+	errs := make([]error, len(bounds))
+	var wg sync.WaitGroup
+	for k, start := range bounds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n := int64(1 << 62) // the last range: to the end
+			if k+1 < len(bounds) {
+				n = bounds[k+1] - start
+			}
+			bp := bufPool.Get().(*[]byte)
+			defer bufPool.Put(bp)
+			errs[k] = scanBuf(io.NewSectionReader(f, start, n), *bp, func(h Hash) { found[k] = append(found[k], h) })
+		}()
+	}
+	wg.Wait()
+	for _, hs := range found {
+		for _, h := range hs {
+			fn(h)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fst, true, fmt.Errorf("%s: %w", path, err)
+	}
+	return fst, true, nil
+}
+
+// refByte reports whether c can be part of a reference: a lowercase hex
+// digit or a letter of the prefix "blob:sha256:".
+func refByte(c byte) bool {
+	return isLowerHex(c) || strings.IndexByte(RefPrefix, c) >= 0
 }
