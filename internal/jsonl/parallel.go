@@ -110,13 +110,13 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 	}
 	// Line ends found by the reader, handed to the worker with the job so
 	// that each newline is looked for once.
-	freeEnds := make(chan []int32, 4*workers+2)
-	getEnds := func() []int32 {
+	freeEnds := make(chan []int, 4*workers+2)
+	getEnds := func() []int {
 		select {
 		case e := <-freeEnds:
 			return e[:0]
 		default:
-			return make([]int32, 0, maxChunkLines)
+			return make([]int, 0, maxChunkLines)
 		}
 	}
 	order := make(chan *pjob, 2*workers)
@@ -319,8 +319,8 @@ func putSharedBuf(cb *chunkBuf) {
 
 // pjob is one chunk of ReadParallel.
 type pjob struct {
-	data   []byte  // whole lines (the last one may lack its newline)
-	ends   []int32 // the offset in data of each newline, in order
+	data   []byte // whole lines (the last one may lack its newline)
+	ends   []int  // each newline of data: its offset<<1 | 1 if a '\r' precedes it in the line
 	buf    *chunkBuf
 	offset int64
 	first  bool // the chunk starts the input (line 1)
@@ -338,16 +338,22 @@ type chunkBuf struct {
 const maxChunkLines = 8192
 
 // cutLines returns the end of the k-th line of data from start (or
-// len(data)), and ends with the offset from start of each newline up to
-// there appended.
-func cutLines(data []byte, start, k int, ends []int32) (int, []int32) {
+// len(data)), and ends with each newline up to there appended: its offset
+// from start shifted left by one, or'ed with 1 when the line ends in
+// "\r\n" (tested here, where the line end is in cache; the worker's scan
+// would otherwise begin with a cache miss at the line's last byte).
+func cutLines(data []byte, start, k int, ends []int) (int, []int) {
 	pos := start
 	for n := 0; n < k; n++ {
 		i := bytes.IndexByte(data[pos:], '\n')
 		if i < 0 {
 			return len(data), ends
 		}
-		ends = append(ends, int32(pos+i-start))
+		cr := 0
+		if i > 0 && data[pos+i-1] == '\r' {
+			cr = 1
+		}
+		ends = append(ends, (pos+i-start)<<1|cr)
 		pos += i + 1
 		if pos >= len(data) {
 			return len(data), ends
@@ -357,27 +363,33 @@ func cutLines(data []byte, start, k int, ends []int32) (int, []int32) {
 }
 
 // scanChunk classifies, validates and captures the lines of one chunk into
-// b, with line numbers counted from 1 within the chunk. ends holds the
-// offset of every newline of data, in order (cutLines found them).
-func scanChunk(s *Scanner, data []byte, ends []int32, offset int64, first bool, o ParallelOptions, b *Batch) {
+// b, with line numbers counted from 1 within the chunk. ends holds every
+// newline of data, in order, as cutLines found them.
+func scanChunk(s *Scanner, data []byte, ends []int, offset int64, first bool, o ParallelOptions, b *Batch) {
 	pos, line := 0, 0
 	rec := new(Record) // one per chunk: Keep's argument escapes
 	for pos < len(data) {
-		raw, nl := data[pos:], false
+		raw, nl, cr := data[pos:], false, false
 		if line < len(ends) {
-			raw, nl = data[pos:ends[line]], true
+			e := ends[line]
+			raw, nl, cr = data[pos:e>>1], true, e&1 != 0
+		} else if len(raw) > 0 && raw[len(raw)-1] == '\r' {
+			cr = true // a last line without newline (Record.Body drops its '\r' too)
 		}
 		line++
 		*rec = Record{Line: line, Offset: offset + int64(pos), Raw: raw, Newline: nl}
 		rec.Size = rec.Len()
 		pos += int(rec.Size)
+		body := raw
 		if first && line == 1 && bytes.HasPrefix(raw, BOM) {
 			rec.BOM = true
+			body = body[len(BOM):]
 		}
-		if nl && len(raw) > 0 && raw[len(raw)-1] == '\r' {
-			rec.CRLF = true
+		rec.CRLF = nl && cr
+		if cr && len(body) > 0 { // rec.Body(), without reading the line's last byte
+			body = body[:len(body)-1]
 		}
-		rec.Kind = classifyScan(s, rec.Body(), nl)
+		rec.Kind = classifyScan(s, body, nl)
 		if rec.Kind == Object {
 			rec.Top, rec.Sub = s.Top, s.Sub
 		}
