@@ -401,7 +401,7 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 			return true
 		}
 		if ts := mf[mTimestamp]; len(ts) > 0 && (ts[0] == '-' || (ts[0] >= '0' && ts[0] <= '9')) {
-			if x, err := strconv.ParseFloat(string(ts), 64); err == nil && (!st.haveActivity || x > st.lastActivity) {
+			if x, err := parseNumber(ts); err == nil && (!st.haveActivity || x > st.lastActivity) {
 				st.lastActivity, st.haveActivity = x, true
 			}
 		} else if s, ok := jsonl.String(f[kTimestamp]); ok {
@@ -739,4 +739,21 @@ func (rd *reader) listLine(rec *jsonl.Record) {
 	if !st.line(rec.Line, body, rec.Newline, rec.Kind, rec.BOM, rec.Top, rec.Sub, false) {
 		st.stopped = true
 	}
+}
+
+// parseNumber is strconv.ParseFloat(string(raw), 64) for a JSON number; an
+// integer of at most 15 digits (a millisecond timestamp), which a float64
+// holds exactly, is converted without it.
+func parseNumber(raw []byte) (float64, error) {
+	if n := len(raw); n > 0 && n <= 15 {
+		var v int64
+		for _, c := range raw {
+			if c < '0' || c > '9' {
+				return strconv.ParseFloat(string(raw), 64)
+			}
+			v = v*10 + int64(c-'0')
+		}
+		return float64(v), nil
+	}
+	return strconv.ParseFloat(string(raw), 64)
 }

@@ -1,0 +1,24 @@
+package pi
+
+import (
+	"math/rand"
+	"strconv"
+	"testing"
+)
+
+// TestParseNumber: parseNumber is strconv.ParseFloat on JSON numbers.
+func TestParseNumber(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	nums := []string{"0", "1", "9", "1772323200000", "999999999999999", "1000000000000000", "9007199254740993",
+		"12345678901234567890", "-1", "1.5", "1e3", "0.0", "-0", "1772323200000.25", "123456789012345"}
+	for i := 0; i < 20000; i++ {
+		nums = append(nums, strconv.FormatInt(rng.Int63n(1<<uint(rng.Intn(62)+1)), 10))
+	}
+	for _, s := range nums {
+		want, werr := strconv.ParseFloat(s, 64)
+		got, gerr := parseNumber([]byte(s))
+		if got != want || (werr == nil) != (gerr == nil) {
+			t.Fatalf("%s: %v %v, want %v %v", s, got, gerr, want, werr)
+		}
+	}
+}
