@@ -106,64 +106,11 @@ func keyIs(raw []byte, key string) bool {
 // extract.
 func extractCaptured(c *capTop, lf *lineFacts, ar *factsArena) {
 	keep := ar.keep
-	*lf = lineFacts{ts: noTS}
-	typ := c.str(kType)
-	lf.typ = keep(typ)
-	if ts := c.str(kTimestamp); len(ts) > 0 {
-		lf.ts = parseTS(ts)
-	}
-	t := string(typ)
-	switch t {
-	case TypeUser, TypeAssistant, TypeAttachment, TypeSystem, TypeProgress:
-	default:
-		switch t {
-		case TypeSummary:
-			lf.leaf, lf.val = keep(c.str(kLeafUuid)), keep(c.str(kSummary))
-		case "continued-in":
-			lf.val = keep(c.str(kContinuedIn))
-		case "relocated":
-			lf.val = keep(c.str(kRelocatedCwd))
-		case "task-summary":
-			lf.val = keep(c.str(kSummary))
-		case "custom-title":
-			lf.val = keep(c.str(kCustomTitle))
-		case "ai-title":
-			lf.val = keep(c.str(kAiTitle))
-		case "tag":
-			lf.val = keep(c.str(kTag))
-		case "agent-name":
-			lf.val = keep(c.str(kAgentName))
-		case "mode":
-			lf.val = keep(c.str(kMode))
-		case TypeLastPrompt:
-			p := c.str(kLastPrompt)
-			lf.val, lf.hasVal = keep(p), p != nil
-			lf.leaf = keep(c.str(kLeafUuid))
-			lf.explicit = c.isTrue(kExplicit)
-		}
+	typ, more := extractTop(c, lf, keep)
+	if !more {
 		return
 	}
-	lf.uuid = keep(c.str(kUuid))
-	lf.parent = keep(c.str(kParentUuid))
-	lf.lpar = keep(c.str(kLogicalParentUuid))
-	if c.isTrue(kIsSidechain) {
-		lf.flags |= fSidechain
-	}
-	if c.isTrue(kIsMeta) {
-		lf.flags |= fMeta
-	}
-	if c.isTrue(kIsCompactSummary) {
-		lf.flags |= fCompactSummary
-	}
-	if c.isTrue(kIsVisibleInTranscriptOnly) {
-		lf.flags |= fVisibleOnly
-	}
-	if c.isTrue(kIsApiErrorMessage) {
-		lf.flags |= fAPIError
-	}
-	lf.sessionID = keep(c.str(kSessionId))
-	lf.cwd = keep(c.str(kCwd))
-	lf.gitBranch = keep(c.str(kGitBranch))
+	t := string(typ)
 	msg := c.raw[kMessage]
 	if t == TypeAssistant {
 		if m := rawStr(c.p, member(msg, "model")); len(m) > 0 && string(m) != "<synthetic>" {

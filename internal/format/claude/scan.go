@@ -57,6 +57,80 @@ func (a *factsArena) keep(p []byte) []byte {
 	return a.b[start:len(a.b):len(a.b)]
 }
 
+// topSource answers for one line's top-level members, whether they come
+// from a parsed tree (top: extract) or from the validating scan's captures
+// (capTop: extractCaptured).
+type topSource interface {
+	str(k int) []byte
+	isTrue(k int) bool
+}
+
+// extractTop fills lf from the top-level members that extract and
+// extractCaptured read alike and returns the line's type; more is false
+// when the type's facts end there (summaries, titles, last-prompt and the
+// other metadata lines).
+func extractTop(src topSource, lf *lineFacts, keep func([]byte) []byte) (typ []byte, more bool) {
+	*lf = lineFacts{ts: noTS}
+	typ = src.str(kType)
+	lf.typ = keep(typ)
+	if ts := src.str(kTimestamp); len(ts) > 0 {
+		lf.ts = parseTS(ts)
+	}
+	t := string(typ) // no allocation for the comparisons below
+	switch t {
+	case TypeUser, TypeAssistant, TypeAttachment, TypeSystem, TypeProgress:
+	default:
+		switch t {
+		case TypeSummary:
+			lf.leaf, lf.val = keep(src.str(kLeafUuid)), keep(src.str(kSummary))
+		case "continued-in":
+			lf.val = keep(src.str(kContinuedIn))
+		case "relocated":
+			lf.val = keep(src.str(kRelocatedCwd))
+		case "task-summary":
+			lf.val = keep(src.str(kSummary))
+		case "custom-title":
+			lf.val = keep(src.str(kCustomTitle))
+		case "ai-title":
+			lf.val = keep(src.str(kAiTitle))
+		case "tag":
+			lf.val = keep(src.str(kTag))
+		case "agent-name":
+			lf.val = keep(src.str(kAgentName))
+		case "mode":
+			lf.val = keep(src.str(kMode))
+		case TypeLastPrompt:
+			p := src.str(kLastPrompt)
+			lf.val, lf.hasVal = keep(p), p != nil
+			lf.leaf = keep(src.str(kLeafUuid))
+			lf.explicit = src.isTrue(kExplicit)
+		}
+		return typ, false
+	}
+	lf.uuid = keep(src.str(kUuid))
+	lf.parent = keep(src.str(kParentUuid))
+	lf.lpar = keep(src.str(kLogicalParentUuid))
+	if src.isTrue(kIsSidechain) {
+		lf.flags |= fSidechain
+	}
+	if src.isTrue(kIsMeta) {
+		lf.flags |= fMeta
+	}
+	if src.isTrue(kIsCompactSummary) {
+		lf.flags |= fCompactSummary
+	}
+	if src.isTrue(kIsVisibleInTranscriptOnly) {
+		lf.flags |= fVisibleOnly
+	}
+	if src.isTrue(kIsApiErrorMessage) {
+		lf.flags |= fAPIError
+	}
+	lf.sessionID = keep(src.str(kSessionId))
+	lf.cwd = keep(src.str(kCwd))
+	lf.gitBranch = keep(src.str(kGitBranch))
+	return typ, true
+}
+
 // extract fills lf from the parsed object v of one line; tp is scratch.
 // Strings are copied into ar (nil: lf points into v).
 func extract(v *fastjson.Value, tp *top, lf *lineFacts, ar *factsArena) {
@@ -70,64 +144,11 @@ func extract(v *fastjson.Value, tp *top, lf *lineFacts, ar *factsArena) {
 	if o, err := v.Object(); err == nil {
 		o.Visit(tp.visit)
 	}
-	*lf = lineFacts{ts: noTS}
-	typ := tp.str(kType)
-	lf.typ = keep(typ)
-	if ts := tp.str(kTimestamp); len(ts) > 0 {
-		lf.ts = parseTS(ts)
-	}
-	t := string(typ) // no allocation for the comparisons below
-	switch t {
-	case TypeUser, TypeAssistant, TypeAttachment, TypeSystem, TypeProgress:
-	default:
-		switch t {
-		case TypeSummary:
-			lf.leaf, lf.val = keep(tp.str(kLeafUuid)), keep(tp.str(kSummary))
-		case "continued-in":
-			lf.val = keep(tp.str(kContinuedIn))
-		case "relocated":
-			lf.val = keep(tp.str(kRelocatedCwd))
-		case "task-summary":
-			lf.val = keep(tp.str(kSummary))
-		case "custom-title":
-			lf.val = keep(tp.str(kCustomTitle))
-		case "ai-title":
-			lf.val = keep(tp.str(kAiTitle))
-		case "tag":
-			lf.val = keep(tp.str(kTag))
-		case "agent-name":
-			lf.val = keep(tp.str(kAgentName))
-		case "mode":
-			lf.val = keep(tp.str(kMode))
-		case TypeLastPrompt:
-			p := tp.str(kLastPrompt)
-			lf.val, lf.hasVal = keep(p), p != nil
-			lf.leaf = keep(tp.str(kLeafUuid))
-			lf.explicit = tp.isTrue(kExplicit)
-		}
+	typ, more := extractTop(tp, lf, keep)
+	if !more {
 		return
 	}
-	lf.uuid = keep(tp.str(kUuid))
-	lf.parent = keep(tp.str(kParentUuid))
-	lf.lpar = keep(tp.str(kLogicalParentUuid))
-	if tp.isTrue(kIsSidechain) {
-		lf.flags |= fSidechain
-	}
-	if tp.isTrue(kIsMeta) {
-		lf.flags |= fMeta
-	}
-	if tp.isTrue(kIsCompactSummary) {
-		lf.flags |= fCompactSummary
-	}
-	if tp.isTrue(kIsVisibleInTranscriptOnly) {
-		lf.flags |= fVisibleOnly
-	}
-	if tp.isTrue(kIsApiErrorMessage) {
-		lf.flags |= fAPIError
-	}
-	lf.sessionID = keep(tp.str(kSessionId))
-	lf.cwd = keep(tp.str(kCwd))
-	lf.gitBranch = keep(tp.str(kGitBranch))
+	t := string(typ) // no allocation for the comparisons below
 	if t == TypeAssistant {
 		if m := strBytes(tp.v[kMessage], "model"); len(m) > 0 && string(m) != "<synthetic>" {
 			lf.model = keep(m)
