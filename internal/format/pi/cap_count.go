@@ -81,25 +81,7 @@ func (f *File) countPi(leaf int) (n int, ok bool, err error) {
 		if fk := c.get("firstKeptEntryId"); fk != nil {
 			keptKey = rawKey(fk)
 		}
-		cid := f.Index.ID(ci)
-		idx, kept := compactionSpan(len(path),
-			func(k int) bool {
-				return f.Index.ID(path[k]) == cid && (v152 || f.Entries[path[k]].Type() == "compaction")
-			},
-			func(k int) bool { return f.Index.ID(path[k]) == keptKey })
-		if idx < 0 {
-			idx = compaction
-		}
-		sel = make([]int, 0, len(path)-idx)
-		sel = append(sel, ci)
-		if kept >= 0 {
-			for _, i := range path[kept:idx] {
-				if !(v152 && f.Entries[i].Type() == "message" && f.Entries[i].Role() == "system") {
-					sel = append(sel, i)
-				}
-			}
-		}
-		sel = append(sel, path[idx+1:]...)
+		sel = f.compactionSelect(path, compaction, keptKey, v152)
 	}
 	// 1.5.2: the latest context_edit per target; only a null replacement
 	// changes the count (its target's messages are left out).

@@ -368,6 +368,34 @@ func compactionSpan(n int, isComp, isKept func(k int) bool) (idx, kept int) {
 	return idx, kept
 }
 
+// compactionSelect is buildContextEntries' selection around the newest
+// compaction on path (path[compaction]): the compaction entry, the kept
+// entries from keptKey's entry up to it (1.5.2 leaves out role "system"
+// messages), then everything after it. A compaction whose own id is not
+// found on path (0.73.1 also matches its type) selects from path[compaction].
+func (f *File) compactionSelect(path []int, compaction int, keptKey string, v152 bool) []int {
+	ci := path[compaction]
+	cid := f.Index.ID(ci)
+	idx, kept := compactionSpan(len(path),
+		func(k int) bool { // 0.73.1 matches type and id, 1.5.2 the id alone
+			return f.Index.ID(path[k]) == cid && (v152 || f.Entries[path[k]].Type() == "compaction")
+		},
+		func(k int) bool { return f.Index.ID(path[k]) == keptKey })
+	if idx < 0 {
+		idx = compaction
+	}
+	sel := make([]int, 0, len(path)-idx)
+	sel = append(sel, ci)
+	if kept >= 0 {
+		for _, i := range path[kept:idx] {
+			if !(v152 && f.Entries[i].Type() == "message" && f.Entries[i].Role() == "system") {
+				sel = append(sel, i)
+			}
+		}
+	}
+	return append(sel, path[idx+1:]...)
+}
+
 func (c *Context) add(m json.RawMessage, src int) {
 	c.Messages = append(c.Messages, m)
 	c.Sources = append(c.Sources, src)
@@ -464,25 +492,7 @@ func (f *File) streamPi(ctx *Context, path []int, begin func(*Context) error, em
 		if fk := comp.get("firstKeptEntryId"); fk != nil {
 			keptKey = rawKey(fk)
 		}
-		cid := f.Index.ID(ci)
-		idx, kept := compactionSpan(len(path),
-			func(k int) bool { // 0.73.1 matches type and id, 1.5.2 the id alone
-				return f.Index.ID(path[k]) == cid && (v152 || f.Entries[path[k]].Type() == "compaction")
-			},
-			func(k int) bool { return f.Index.ID(path[k]) == keptKey })
-		if idx < 0 {
-			idx = compaction
-		}
-		sel = make([]int, 0, len(path)-idx)
-		sel = append(sel, ci)
-		if kept >= 0 {
-			for _, i := range path[kept:idx] {
-				if !(v152 && f.Entries[i].Type() == "message" && f.Entries[i].Role() == "system") {
-					sel = append(sel, i)
-				}
-			}
-		}
-		sel = append(sel, path[idx+1:]...)
+		sel = f.compactionSelect(path, compaction, keptKey, v152)
 	}
 	// 1.5.2: the latest context_edit per target among the selected entries.
 	var edits map[string][]byte
