@@ -34,6 +34,12 @@ type ParallelOptions struct {
 	// What it derives can go to b.Aux, which fn sees with the batch. Lines
 	// longer than a chunk (Record.Streamed) are not inspected.
 	Inspect func(rec *Record, b *Batch)
+	// LongTop and LongSub, when above 0, limit what is captured of a line
+	// longer than a chunk to the first LongTop members of Capture.Top and
+	// the first LongSub of Capture.SubKeys (the others read as absent), for
+	// callers that read only those of such a line: a captured member is
+	// held whole, and a 200 MB message content must not be.
+	LongTop, LongSub int
 }
 
 // NewReaderSize is NewReader with a read buffer of n bytes: for an input
@@ -181,7 +187,7 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 				// A line longer than a chunk: validate it as it is read
 				// (no job holds this buffer: it has no complete line).
 				j := &pjob{offset: offset, first: first, done: make(chan struct{}), batch: getBatch()}
-				rest, size, e := streamLine(r, data, buf, o.Capture, offset, first, j.batch)
+				rest, size, e := streamLine(r, data, buf, o.Capture, o.LongTop, o.LongSub, offset, first, j.batch)
 				if e != nil {
 					readErr = e
 					return
@@ -430,8 +436,9 @@ func (b *Batch) add(rec Record, subSlot int) {
 // line, in buf) and what follows from r up to its newline, read into buf.
 // It adds the line's record (Streamed, line 1) to b and returns the bytes
 // read after the line (in buf) and the line's size.
-func streamLine(r io.Reader, data, buf []byte, c *Capture, offset int64, first bool, b *Batch) (rest []byte, size int64, err error) {
+func streamLine(r io.Reader, data, buf []byte, c *Capture, longTop, longSub int, offset int64, first bool, b *Batch) (rest []byte, size int64, err error) {
 	st := newStreamScanner(c)
+	st.keepTop, st.keepSub = longTop, longSub
 	rec := Record{Line: 1, Offset: offset, Streamed: true}
 	head := data
 	if first && bytes.HasPrefix(head, BOM) {

@@ -20,6 +20,9 @@ import (
 type streamScanner struct {
 	f       *Capture
 	subSlot int
+	// keepTop and keepSub, when above 0, capture only the first keepTop
+	// Top and keepSub SubKeys members (ParallelOptions.LongTop, LongSub).
+	keepTop, keepSub int
 
 	stack []byte // open containers, '{' or '['
 	st    uint8
@@ -462,10 +465,17 @@ func (s *streamScanner) endKey() {
 			s.pendingSub = true
 			return
 		}
+		if s.keepTop > 0 && slot >= s.keepTop {
+			slot = -1
+		}
 		s.pending, s.pendingMode = slot, capTop
 		return
 	}
-	s.pending, s.pendingMode = keyIndex(s.key, s.f.SubKeys, bytes.IndexByte(s.key, '\\') >= 0), capSub
+	slot := keyIndex(s.key, s.f.SubKeys, bytes.IndexByte(s.key, '\\') >= 0)
+	if s.keepSub > 0 && slot >= s.keepSub {
+		slot = -1
+	}
+	s.pending, s.pendingMode = slot, capSub
 }
 
 // Close ends the text and reports whether it was exactly one valid JSON

@@ -466,6 +466,7 @@ func (f *File) eachPathFact(idx []int, fn func(i int, lf *lineFact) error) error
 	}()
 	cur := 0
 	var lf lineFact // reused: fn does not keep it or its calls
+	var long *longRefs
 	for _, i := range idx {
 		e := &f.Entries[i]
 		sf, ok := f.facts.lookup(i, &cur)
@@ -481,15 +482,57 @@ func (f *File) eachPathFact(idx []int, fn func(i int, lf *lineFact) error) error
 					return err
 				}
 			}
-			line, err := lr.raw(i)
-			if err != nil {
+			var err error
+			if lf, err = lr.fact(i, &long); err != nil {
 				return err
 			}
-			lf = factFromLine(line, e.Type(), e.Role())
 		}
 		if err := fn(i, &lf); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// fact reads entry i's facts from its line. A line longer than
+// jsonl.LongLine is read elided (string values over jsonl.ElidedMin left
+// out, *long made when first needed), so that a 200 MB message is not held
+// to learn its tool calls; when a fact the rules use holds a placeholder,
+// or the line fails pi's listing (whose message quotes the content's first
+// bytes), the line is read whole instead.
+func (r *lineReader) fact(i int, long **longRefs) (lineFact, error) {
+	e := r.f.Entries[i]
+	if e.Len() > jsonl.LongLine && r.f.edits == nil {
+		if *long == nil {
+			*long = newLongRefs()
+		}
+		pe, err := r.entryElided(i, *long)
+		if err != nil {
+			return lineFact{}, err
+		}
+		lf := factFromLine(pe.line, e.Type(), e.Role())
+		if !lf.holdsPlaceholder() {
+			return lf, nil
+		}
+	}
+	line, err := r.raw(i)
+	if err != nil {
+		return lineFact{}, err
+	}
+	return factFromLine(line, e.Type(), e.Role()), nil
+}
+
+// holdsPlaceholder reports whether lf was read from an elided line in a
+// way that may differ from the whole line: a listing failure, or a tool
+// call, result or firstKeptEntryId holding a placeholder.
+func (lf *lineFact) holdsPlaceholder() bool {
+	if lf.listing != "" || jsonl.Holds(lf.resultID) || jsonl.Holds(lf.fkID) || jsonl.Holds(lf.fkRaw) {
+		return true
+	}
+	for _, c := range lf.calls {
+		if jsonl.Holds(c.id) || jsonl.Holds(c.name) {
+			return true
+		}
+	}
+	return false
 }

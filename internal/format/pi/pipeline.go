@@ -190,6 +190,10 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 	if rd.check {
 		facts = &factCollector{}
 		po.Capture, po.Inspect = checkCaptured, inspector(rd.list != nil)
+		// A line longer than a chunk gets no facts and no listing (they
+		// read it back): capture of it only what the index reads, the
+		// leading members of checkCaptured, which are captured's.
+		po.LongTop, po.LongSub = len(captured.Top), len(captured.SubKeys)
 	}
 	defer func() { rd.idHashOK = false }()
 	err := jsonl.ReadParallel(r, po, func(b *jsonl.Batch) error {
