@@ -13,9 +13,10 @@ var _ sessfmt.Usager = (*Session)(nil)
 // every branch, each message entry: user messages, and assistant messages
 // with their model, message.usage (input, output, cacheRead, cacheWrite)
 // and the cost pi/omp stored in usage.cost.total, and the names of their
-// toolCall blocks. Lines that do not parse are skipped.
+// toolCall blocks. Lines that do not parse are skipped. A line longer than
+// the reader's buffer is not held (usageEvents).
 func (s *Session) UsageEvents(fn func(sessfmt.UsageEvent) error) error {
-	return sessfmt.LineUsageEvents(s.metaPath, piUsageEvent, fn)
+	return usageEvents(s.metaPath, piUsageEvent, fn)
 }
 
 func piUsageEvent(v *fastjson.Value) (sessfmt.UsageEvent, bool) {
