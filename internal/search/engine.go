@@ -2,6 +2,7 @@ package search
 
 import (
 	"errors"
+	"io"
 	"os"
 	"runtime"
 	"strings"
@@ -336,9 +337,35 @@ func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, 
 		return res
 	}
 	if hit == nil && rest > 0 {
-		err = sessfmt.EachLine(t.Ref.Path, func(line int, raw []byte) bool {
-			return line >= rest && pre.Candidate(raw)
-		}, decode)
+		// Line by line; a line longer than jsonl.LongLine is matched in
+		// pieces, never held (longLineHit).
+		f, err = os.Open(t.Ref.Path)
+		if err != nil {
+			res.Err = err
+			return res
+		}
+		err = eachLine(f, pre.Candidate, rest, decode, func(line int, off, n int64) error {
+			if any, err := pre.Any(io.NewSectionReader(f, off, n), buf); err != nil || !any {
+				return err
+			}
+			err := longLineHit(cfg, lt, f, line, off, n, width, func(x *sessfmt.Text, snippet string, spans [][2]int, total int) {
+				hit = &Hit{Session: t.Ref.String(), EntryID: x.EntryID, Line: x.Line, Role: x.Role, Kind: x.Kind.String(), Tool: x.Tool, Matches: total}
+				if !x.Time.IsZero() {
+					tm := x.Time
+					hit.Time = &tm
+				}
+				hit.Snippet, hit.Spans = snippet, spans
+			})
+			if err == errWhole {
+				raw := make([]byte, n)
+				if _, err := f.ReadAt(raw, off); err != nil {
+					return err
+				}
+				return decode(line, raw)
+			}
+			return err
+		})
+		f.Close()
 		if err != nil && err != errStop {
 			res.Err = err
 			return res

@@ -28,6 +28,10 @@ type Matcher struct {
 	lit string         // fixed string, case-sensitive (re == nil)
 	re  *regexp.Regexp // everything else
 	pre *Prefilter
+	// maxLen bounds a match's length in bytes for a fixed string (with or
+	// without -i), so it can be matched over a text read in pieces; 0 for
+	// a regular expression.
+	maxLen int
 }
 
 // Compile reads pattern. An empty pattern is refused: it would match every
@@ -43,7 +47,9 @@ func Compile(pattern string, o Options) (*Matcher, error) {
 	if !o.Regexp {
 		if o.IgnoreCase {
 			m.re = regexp.MustCompile(foldFixed(pattern))
+			m.maxLen = utf8.UTFMax * utf8.RuneCountInString(pattern)
 		} else {
+			m.maxLen = len(pattern)
 			m.lit = pattern
 		}
 		m.pre = newPrefilter(pattern, o.IgnoreCase, false)
