@@ -1,7 +1,6 @@
 package pi
 
 import (
-	"github.com/sessctl/sessctl/internal/safewrite"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/sessctl/sessctl/internal/tree"
 )
@@ -19,16 +18,7 @@ func OpenForList(ref sessfmt.Ref, path string) (s *Session, li *ListInfo, err er
 	if err != nil {
 		return nil, nil, err
 	}
-	if ref.Format == "" {
-		ref.Format = "pi"
-	}
-	if ref.Agent == "" {
-		ref.Agent = string(f.Dialect)
-		if f.Dialect == DialectPi && safewrite.IsOpenClawTranscript(path) {
-			ref.Agent = "openclaw"
-		}
-	}
-	s = &Session{ref: ref, File: f, leaf: tree.None, metaPath: path}
+	s = &Session{ref: completeRef(ref, f, path), File: f, leaf: tree.None, metaPath: path}
 	li = f.listInfo
 	if li != nil && li.recheck && (li.Dialect == DialectOmp || li.Dialect == DialectXcsh) {
 		li = nil

@@ -132,18 +132,7 @@ func OpenSession(ref sessfmt.Ref, path string, opts sessfmt.OpenOptions) (*Sessi
 	if err != nil {
 		return nil, err
 	}
-	if ref.Format == "" {
-		ref.Format = "pi"
-	}
-	if ref.Agent == "" {
-		ref.Agent = string(f.Dialect)
-		// An OpenClaw transcript is a pi-dialect file in an agent's
-		// sessions folder: it is openclaw's, as list says (issue 15.4).
-		if f.Dialect == DialectPi && safewrite.IsOpenClawTranscript(path) {
-			ref.Agent = "openclaw"
-		}
-	}
-	return &Session{ref: ref, File: f, leafArg: opts.Leaf, leaf: tree.None, metaPath: path}, nil
+	return &Session{ref: completeRef(ref, f, path), File: f, leafArg: opts.Leaf, leaf: tree.None, metaPath: path}, nil
 }
 
 // Ref is the reference the session was opened by.
@@ -318,4 +307,21 @@ func (s *Session) headTitle() string {
 		s.title, _ = sessfmt.Title(f.Name, src, first)
 	})
 	return s.title
+}
+
+// completeRef fills in what ref leaves open for the opened file f at path:
+// the format, and the agent from the file's dialect (an OpenClaw transcript
+// is a pi-dialect file in an agent's sessions folder: it is openclaw's, as
+// list says, issue 15.4).
+func completeRef(ref sessfmt.Ref, f *File, path string) sessfmt.Ref {
+	if ref.Format == "" {
+		ref.Format = "pi"
+	}
+	if ref.Agent == "" {
+		ref.Agent = string(f.Dialect)
+		if f.Dialect == DialectPi && safewrite.IsOpenClawTranscript(path) {
+			ref.Agent = "openclaw"
+		}
+	}
+	return ref
 }
