@@ -3,11 +3,28 @@ package cmdutil
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
+	"github.com/sessctl/sessctl/internal/discover"
 	"github.com/sessctl/sessctl/internal/render"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/spf13/pflag"
 )
+
+// AddSessionFilterFlags adds --agent and --project, the discovery filters
+// of every command that works over many sessions (list, search, stats, du,
+// prune); CheckAgents checks the first.
+func AddSessionFilterFlags(fl *pflag.FlagSet, agents *[]string, project *string) {
+	fl.StringSliceVar(agents, "agent", nil, "Only these agents (repeatable): "+strings.Join(discover.Agents(), ", "))
+	fl.StringVar(project, "project", "", "Only sessions whose cwd is `PATH` or below (. = current directory)")
+}
+
+// AddRootFlags adds --root (extra session roots) and --no-cache, with the
+// usage texts of the commands that read the list cache without being list.
+func AddRootFlags(fl *pflag.FlagSet, roots *[]string, noCache *bool) {
+	fl.StringArrayVar(roots, "root", nil, "Extra session root `KIND=PATH` (repeatable)")
+	fl.BoolVar(noCache, "no-cache", false, "Do not use or update the list cache")
+}
 
 // AddLeafFlag adds --leaf (an entry id or unique id prefix) with the
 // command's own usage text.

@@ -103,11 +103,9 @@ bytes, with the bytes per kind.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.By, "by", "agent", "Group by `agent|project|session`")
 	fl.IntVar(&opts.Top, "top", 0, "Only the `N` largest rows (0: all)")
-	fl.StringSliceVar(&opts.Agents, "agent", nil, "Only these agents (repeatable): "+strings.Join(discover.Agents(), ", "))
-	fl.StringVar(&opts.Project, "project", "", "Only sessions whose cwd is `PATH` or below (. = current directory)")
+	cmdutil.AddSessionFilterFlags(fl, &opts.Agents, &opts.Project)
 	fl.StringVar(&opts.Since, "since", "", "Only sessions active since `DURATION|DATE`")
-	fl.StringArrayVar(&opts.Roots, "root", nil, "Extra session root `KIND=PATH` (repeatable)")
-	fl.BoolVar(&opts.NoCache, "no-cache", false, "Do not use or update the list cache")
+	cmdutil.AddRootFlags(fl, &opts.Roots, &opts.NoCache)
 	fl.BoolVar(&opts.Bytes, "bytes", false, "Sizes in bytes on a terminal too")
 	return cmd
 }

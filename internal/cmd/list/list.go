@@ -105,8 +105,7 @@ Unreadable files and folders are reported on stderr; list still exits 0.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringSliceVar(&opts.Agents, "agent", nil, "Only these agents (repeatable): "+strings.Join(discover.Agents(), ", "))
-	fl.StringVar(&opts.Project, "project", "", "Only sessions whose cwd is `PATH` or below (. = current directory)")
+	cmdutil.AddSessionFilterFlags(fl, &opts.Agents, &opts.Project)
 	fl.BoolVar(&opts.AllProjects, "all-projects", true, "Sessions of all projects (--all-projects=false: current directory only)")
 	fl.StringVar(&opts.Since, "since", "", "Only sessions active since `DURATION|DATE` (30m, 12h, 7d, 2w, 2026-01-31, RFC 3339)")
 	fl.StringVar(&opts.Sort, "sort", "modified", "Sort by modified, created, size or messages (newest/largest first)")

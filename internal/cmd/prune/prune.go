@@ -90,14 +90,12 @@ the agent's command that removes them.`,
 	fl.StringVar(&opts.LargerThan, "larger-than", "", "Larger than `SIZE` with what belongs to it (500K, 20M, 1.5G; bytes without a unit)")
 	fl.IntVar(&opts.Keep, "keep", 0, "Keep the `N` most recent sessions of each project, select the rest")
 	fl.BoolVar(&opts.Empty, "empty", false, "Sessions with no conversation (no message)")
-	fl.StringSliceVar(&opts.Agents, "agent", nil, "Only these agents (repeatable): "+strings.Join(discover.Agents(), ", "))
-	fl.StringVar(&opts.Project, "project", "", "Only sessions whose cwd is `PATH` or below (. = current directory)")
+	cmdutil.AddSessionFilterFlags(fl, &opts.Agents, &opts.Project)
 	fl.StringVar(&opts.Grace, "grace", "1h", "A session with a file modified within `DURATION` counts as live")
 	fl.BoolVar(&opts.Apply, "apply", false, "Archive (or delete) the selected sessions (default: list them, change nothing)")
 	fl.BoolVar(&opts.Delete, "delete", false, "Delete instead of archiving (live and lineage rules still apply)")
 	fl.BoolVar(&opts.Force, "force", false, "Also prune sessions that a staying session names as its parent")
-	fl.StringArrayVar(&opts.Roots, "root", nil, "Extra session root `KIND=PATH` (repeatable)")
-	fl.BoolVar(&opts.NoCache, "no-cache", false, "Do not use or update the list cache")
+	cmdutil.AddRootFlags(fl, &opts.Roots, &opts.NoCache)
 	return cmd
 }
 

@@ -130,13 +130,11 @@ session could not be read); 2 usage error.`,
 	fl.StringSliceVar(&opts.Roles, "role", nil, "Only these roles (repeatable): user, assistant, tool, system, …")
 	fl.BoolVar(&opts.AllBranches, "all-branches", true, "Every entry in the file (false: the active path only)")
 	fl.BoolVarP(&opts.FilesOnly, "files-with-matches", "l", false, "Print the matching sessions only, one per line")
-	fl.StringSliceVar(&opts.Agents, "agent", nil, "Only these agents (repeatable): "+strings.Join(discover.Agents(), ", "))
-	fl.StringVar(&opts.Project, "project", "", "Only sessions whose cwd is `PATH` or below (. = current directory)")
+	cmdutil.AddSessionFilterFlags(fl, &opts.Agents, &opts.Project)
 	fl.BoolVar(&opts.AllProjects, "all-projects", true, "Sessions of all projects (--all-projects=false: current directory only)")
 	fl.StringVar(&opts.Since, "since", "", "Only sessions active since `DURATION|DATE` (30m, 12h, 7d, 2w, 2026-01-31, RFC 3339)")
-	fl.StringArrayVar(&opts.Roots, "root", nil, "Extra session root `KIND=PATH` (repeatable)")
+	cmdutil.AddRootFlags(fl, &opts.Roots, &opts.NoCache)
 	fl.BoolVar(&opts.All, "all", false, "Also sidechain-only Claude Code transcripts (subagent files)")
-	fl.BoolVar(&opts.NoCache, "no-cache", false, "Do not use or update the list cache")
 	return cmd
 }
 

@@ -100,10 +100,8 @@ per group, and no total.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.By, "by", "session", "Group by `session|project|day|model|agent`")
 	fl.StringVar(&opts.Since, "since", "", "Only sessions active and records written since `DURATION|DATE` (30m, 12h, 7d, 2w, 2026-01-31, RFC 3339)")
-	fl.StringSliceVar(&opts.Agents, "agent", nil, "Only these agents (repeatable): "+strings.Join(discover.Agents(), ", "))
-	fl.StringVar(&opts.Project, "project", "", "Only sessions whose cwd is `PATH` or below (. = current directory)")
-	fl.StringArrayVar(&opts.Roots, "root", nil, "Extra session root `KIND=PATH` (repeatable)")
-	fl.BoolVar(&opts.NoCache, "no-cache", false, "Do not use or update the list cache")
+	cmdutil.AddSessionFilterFlags(fl, &opts.Agents, &opts.Project)
+	cmdutil.AddRootFlags(fl, &opts.Roots, &opts.NoCache)
 	fl.BoolVar(&opts.Tools, "tools", false, "Also print the tool calls per tool")
 	return cmd
 }
