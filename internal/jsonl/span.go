@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/valyala/fastjson"
 )
@@ -121,54 +121,17 @@ func unescape(raw []byte) (string, bool) {
 		return "", false
 	}
 	in := raw[1 : n-1]
-	var b strings.Builder
-	b.Grow(len(in))
+	b := make([]byte, 0, len(in))
 	for i := 0; i < len(in); {
 		c := in[i]
 		switch {
 		case c == '\\':
-			if i+1 >= len(in) {
+			var k int
+			var ok bool
+			if b, k, ok = appendEscape(b, in[i:]); !ok {
 				return "", false
 			}
-			switch e := in[i+1]; e {
-			case '"', '\\', '/':
-				b.WriteByte(e)
-				i += 2
-			case 'b':
-				b.WriteByte('\b')
-				i += 2
-			case 'f':
-				b.WriteByte('\f')
-				i += 2
-			case 'n':
-				b.WriteByte('\n')
-				i += 2
-			case 'r':
-				b.WriteByte('\r')
-				i += 2
-			case 't':
-				b.WriteByte('\t')
-				i += 2
-			case 'u':
-				r, ok := hex4(in[i+2:])
-				if !ok {
-					return "", false
-				}
-				i += 6
-				if utf16.IsSurrogate(r) {
-					if r2, ok := hex4u(in[i:]); ok {
-						if d := utf16.DecodeRune(r, r2); d != unicode.ReplacementChar {
-							b.WriteRune(d)
-							i += 6
-							break
-						}
-					}
-					r = unicode.ReplacementChar
-				}
-				b.WriteRune(r)
-			default:
-				return "", false
-			}
+			i += k
 		case c == '"' || c < 0x20:
 			return "", false
 		case c < utf8.RuneSelf:
@@ -176,19 +139,59 @@ func unescape(raw []byte) (string, bool) {
 			for j < len(in) && in[j] < utf8.RuneSelf && in[j] != '\\' && in[j] != '"' && in[j] >= 0x20 {
 				j++
 			}
-			b.Write(in[i:j])
+			b = append(b, in[i:j]...)
 			i = j
 		default:
 			r, size := utf8.DecodeRune(in[i:])
 			if r == utf8.RuneError && size == 1 {
-				b.WriteRune(unicode.ReplacementChar)
+				b = utf8.AppendRune(b, unicode.ReplacementChar)
 			} else {
-				b.Write(in[i : i+size])
+				b = append(b, in[i:i+size]...)
 			}
 			i += size
 		}
 	}
-	return b.String(), true
+	return unsafe.String(unsafe.SliceData(b), len(b)), true // b is not used again
+}
+
+// appendEscape decodes the escape at the start of in (in[0] is the
+// backslash) onto out as encoding/json does (a lone surrogate becomes
+// U+FFFD) and returns the bytes it took; ok is false for an invalid
+// escape. A surrogate pair is decoded when its 12 bytes are in in. Both
+// unescape and DecodeString use it.
+func appendEscape(out, in []byte) (_ []byte, took int, ok bool) {
+	if len(in) < 2 {
+		return out, 0, false
+	}
+	switch e := in[1]; e {
+	case '"', '\\', '/':
+		return append(out, e), 2, true
+	case 'b':
+		return append(out, '\b'), 2, true
+	case 'f':
+		return append(out, '\f'), 2, true
+	case 'n':
+		return append(out, '\n'), 2, true
+	case 'r':
+		return append(out, '\r'), 2, true
+	case 't':
+		return append(out, '\t'), 2, true
+	case 'u':
+		r, ok := hex4(in[2:])
+		if !ok {
+			return out, 0, false
+		}
+		if utf16.IsSurrogate(r) {
+			if r2, ok := hex4u(in[6:]); ok {
+				if d := utf16.DecodeRune(r, r2); d != unicode.ReplacementChar {
+					return utf8.AppendRune(out, d), 12, true
+				}
+			}
+			r = unicode.ReplacementChar
+		}
+		return utf8.AppendRune(out, r), 6, true
+	}
+	return out, 0, false
 }
 
 // hex4 decodes the four hex digits of a \u escape.

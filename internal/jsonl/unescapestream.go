@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -93,48 +92,15 @@ func decodeString(r io.Reader, verbatim bool, fn func([]byte) error, size int) e
 			}
 			goto done
 		case c == '\\':
-			if verbatim || i+1 >= n {
+			if verbatim {
 				return errBadString
 			}
-			switch e := in[i+1]; e {
-			case '"', '\\', '/':
-				out = append(out, e)
-				i += 2
-			case 'b':
-				out = append(out, '\b')
-				i += 2
-			case 'f':
-				out = append(out, '\f')
-				i += 2
-			case 'n':
-				out = append(out, '\n')
-				i += 2
-			case 'r':
-				out = append(out, '\r')
-				i += 2
-			case 't':
-				out = append(out, '\t')
-				i += 2
-			case 'u':
-				ru, ok := hex4(in[i+2 : n])
-				if !ok {
-					return errBadString
-				}
-				i += 6
-				if utf16.IsSurrogate(ru) {
-					if r2, ok := hex4u(in[i:n]); ok {
-						if d := utf16.DecodeRune(ru, r2); d != unicode.ReplacementChar {
-							out = utf8.AppendRune(out, d)
-							i += 6
-							break
-						}
-					}
-					ru = unicode.ReplacementChar
-				}
-				out = utf8.AppendRune(out, ru)
-			default:
+			var k int
+			var ok bool
+			if out, k, ok = appendEscape(out, in[i:n]); !ok {
 				return errBadString
 			}
+			i += k
 		case c < 0x20 && !verbatim:
 			return errBadString
 		case c < utf8.RuneSelf:
