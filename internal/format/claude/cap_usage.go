@@ -1,10 +1,7 @@
 package claude
 
 import (
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -54,31 +51,13 @@ func (s *Session) UsageEvents(fn func(sessfmt.UsageEvent) error) error {
 // files beside the session whose head carries its id), without indexing
 // them.
 func subagentPaths(sessionPath string) ([]string, error) {
-	dir := filepath.Dir(sessionPath)
-	sid := strings.TrimSuffix(filepath.Base(sessionPath), ".jsonl")
-	var out []string
-	subdir := filepath.Join(dir, sid, "subagents")
-	err := filepath.WalkDir(subdir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == subdir && os.IsNotExist(err) {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if n := d.Name(); d.Type().IsRegular() && strings.HasPrefix(n, "agent-") && strings.HasSuffix(n, ".jsonl") {
-			out = append(out, p)
-		}
-		return nil
-	})
-	if err != nil && !os.IsNotExist(err) {
+	files, err := subagentFiles(sessionPath)
+	if err != nil {
 		return nil, err
 	}
-	legacy, _ := filepath.Glob(filepath.Join(dir, "agent-*.jsonl"))
-	sort.Strings(legacy)
-	for _, p := range legacy {
-		if headSessionID(p) == sid {
-			out = append(out, p)
-		}
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.Path
 	}
 	return out, nil
 }

@@ -89,11 +89,10 @@ func (s *Subagents) Unlinked() []SubagentFile {
 	return out
 }
 
-// FindSubagents lists the subagent transcripts of the session file at path:
-// <dir>/<session>/subagents/**/agent-*.jsonl, and older agent-*.jsonl files
-// beside the session whose lines carry this session's id. Files are indexed
-// to count their messages.
-func FindSubagents(sessionPath string) ([]SubagentFile, error) {
+// subagentFiles finds the subagent transcripts of the session file at
+// path, with their agent id and layout, without reading them (but the head
+// of a legacy agent-*.jsonl beside the session, for its session id).
+func subagentFiles(sessionPath string) ([]SubagentFile, error) {
 	dir := filepath.Dir(sessionPath)
 	sid := strings.TrimSuffix(filepath.Base(sessionPath), ".jsonl")
 	var out []SubagentFile
@@ -130,6 +129,18 @@ func FindSubagents(sessionPath string) ([]SubagentFile, error) {
 		}
 		name := filepath.Base(p)
 		out = append(out, SubagentFile{Path: p, AgentID: strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl"), Layout: LayoutLegacy})
+	}
+	return out, nil
+}
+
+// FindSubagents lists the subagent transcripts of the session file at path:
+// <dir>/<session>/subagents/**/agent-*.jsonl, and older agent-*.jsonl files
+// beside the session whose lines carry this session's id. Files are indexed
+// to count their messages.
+func FindSubagents(sessionPath string) ([]SubagentFile, error) {
+	out, err := subagentFiles(sessionPath)
+	if err != nil {
+		return nil, err
 	}
 	for i := range out {
 		s := &out[i]
