@@ -44,6 +44,15 @@ func CheckAgents(agents []string) error {
 	return nil
 }
 
+// CheckFilters is CheckAgents and CheckSince: the usage checks of the
+// discovery filters a command over many sessions takes.
+func CheckFilters(agents []string, since string, now time.Time) error {
+	if err := CheckAgents(agents); err != nil {
+		return err
+	}
+	return CheckSince(since, now)
+}
+
 // CheckSince makes a --since that ParseSince cannot read a usage error (""
 // is no filter).
 func CheckSince(since string, now time.Time) error {

@@ -22,6 +22,14 @@ func TestCheckAgentsAndSince(t *testing.T) {
 	err = CheckSince("yesterday", now)
 	require.Error(t, err)
 	assert.Equal(t, ExitUsage, ExitCode(err))
+
+	assert.NoError(t, CheckFilters([]string{"pi"}, "7d", now))
+	err = CheckFilters([]string{"nosuch"}, "7d", now)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `unknown --agent "nosuch"`)
+	err = CheckFilters([]string{"pi"}, "yesterday", now)
+	require.Error(t, err)
+	assert.Equal(t, ExitUsage, ExitCode(err))
 }
 
 func TestDiscoverOptions(t *testing.T) {

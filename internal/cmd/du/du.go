@@ -88,10 +88,7 @@ bytes, with the bytes per kind.`,
 			if opts.Top < 0 {
 				return cmdutil.FlagErrorf("--top must be 0 or more")
 			}
-			if err := cmdutil.CheckAgents(opts.Agents); err != nil {
-				return err
-			}
-			if err := cmdutil.CheckSince(opts.Since, opts.Now()); err != nil {
+			if err := cmdutil.CheckFilters(opts.Agents, opts.Since, opts.Now()); err != nil {
 				return err
 			}
 			if runF != nil {

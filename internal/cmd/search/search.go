@@ -107,10 +107,7 @@ session could not be read); 2 usage error.`,
 			if _, err := sessfmt.ParseTextKinds(opts.In); err != nil {
 				return cmdutil.FlagErrorf("--in: %v", err)
 			}
-			if err := cmdutil.CheckAgents(opts.Agents); err != nil {
-				return err
-			}
-			if err := cmdutil.CheckSince(opts.Since, time.Now()); err != nil {
+			if err := cmdutil.CheckFilters(opts.Agents, opts.Since, time.Now()); err != nil {
 				return err
 			}
 			if _, err := search.Compile(opts.Pattern, search.Options{Regexp: opts.Regexp, IgnoreCase: opts.IgnoreCase}); err != nil {

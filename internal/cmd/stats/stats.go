@@ -85,10 +85,7 @@ per group, and no total.`,
 			if _, err := stats.ParseGroup(opts.By); err != nil {
 				return cmdutil.FlagErrorf("%v", err)
 			}
-			if err := cmdutil.CheckAgents(opts.Agents); err != nil {
-				return err
-			}
-			if err := cmdutil.CheckSince(opts.Since, opts.Now()); err != nil {
+			if err := cmdutil.CheckFilters(opts.Agents, opts.Since, opts.Now()); err != nil {
 				return err
 			}
 			if runF != nil {
