@@ -134,16 +134,15 @@ func (p *textPool) write(w *bufio.Writer, r *rand.Rand, n int) int {
 // ---- one session ----
 
 type sessionGen struct {
-	r      *rand.Rand
-	w      *bufio.Writer
-	pool   *textPool
-	n      int64  // bytes written
-	count  uint32 // entries written (id counter)
-	key    uint32
-	ms     int64    // current time, ms since epoch
-	path   []uint32 // recent ids on the current branch (the last is the leaf)
-	hasAny bool
-	model  int
+	r     *rand.Rand
+	w     *bufio.Writer
+	pool  *textPool
+	n     int64  // bytes written
+	count uint32 // entries written (id counter)
+	key   uint32
+	ms    int64    // current time, ms since epoch
+	path  []uint32 // recent ids on the current branch (the last is the leaf)
+	model int
 }
 
 var models = []struct{ api, provider, model string }{

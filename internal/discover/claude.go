@@ -74,11 +74,6 @@ func orphanedSubagent(path string) bool {
 	return errors.Is(err, fs.ErrNotExist)
 }
 
-// claudeID is a Claude Code session's id: the file's base name, whole (it
-// is the session uuid; a file named otherwise is never split at '_' as a pi
-// "<time>_<id>" name is).
-func claudeID(path string) string { return strings.TrimSuffix(filepath.Base(path), ".jsonl") }
-
 func claudeInfo(path string, st os.FileInfo) (*Session, error) {
 	ci, err := readClaudeInfo(path)
 	if err != nil {

@@ -28,10 +28,7 @@ type Capture struct {
 type Scanner struct {
 	f       *Capture
 	subSlot int
-	b       []byte
-	i       int
 	object  bool
-	esc     bool     // the last string scanned held an escape
 	Top     [][]byte // raw values of f.Top members (nil when absent)
 	Sub     [][]byte // raw values of f.SubKeys members of the Sub object
 }

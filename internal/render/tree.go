@@ -397,8 +397,6 @@ func FormatTime(t time.Time, tty bool) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-func runeLen(s string) int { return len([]rune(s)) }
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one

@@ -274,14 +274,6 @@ func (ls *liteScan) scan(buf []byte, head bool) {
 	}
 }
 
-// promptText is the text of a real user prompt, or "" when the message is
-// a tool result, a command/system wrapper (starts with a lowercase XML-like
-// tag) or an interruption marker.
-func promptText(v *fastjson.Value) string {
-	p, _ := pickerPrompt(v)
-	return p
-}
-
 // pickerPrompt is the text the /resume picker shows for a user message:
 // the first text (content string or first text block), each newline made a
 // space, trimmed, cut at 200 characters with "…"; "Image" for a message of

@@ -31,7 +31,6 @@ type batchFacts struct {
 	facts []lineFacts
 	arena factsArena
 	p     fastjson.Parser
-	tp    top
 	ct    capTop
 }
 

@@ -380,14 +380,6 @@ func previewOf(v *fastjson.Value, typ, sub string, max int) string {
 	return ""
 }
 
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
 // TreeJSON is the --json shape of the tree (same shape as for pi, uuids as
 // ids, plus Claude-specific fields).
 type TreeJSON struct {

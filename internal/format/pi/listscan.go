@@ -6,13 +6,6 @@ import "github.com/sessctl/sessctl/internal/jsonl"
 // count as malformed.
 const maxDepth = jsonl.MaxDepth
 
-// validJSON reports whether b is exactly one valid JSON value as JSON.parse
-// accepts it (see jsonl.Scanner).
-func validJSON(b []byte) bool {
-	var v validator
-	return v.scan(b)
-}
-
 // Members of a line that the listing looks at, captured while validating
 // (the raw value bytes; the last occurrence of a repeated key wins, as in
 // JSON.parse).
