@@ -144,10 +144,11 @@ func Run(opts *Options) error {
 	}
 	kinds, _ := sessfmt.ParseTextKinds(opts.In)
 	var targets []search.Target
+	var cache *discover.Cache
 	if len(opts.Args) > 0 {
 		targets, err = argTargets(opts)
 	} else {
-		targets, err = discovered(opts)
+		targets, cache, err = discovered(opts)
 	}
 	if err != nil {
 		return err
@@ -201,6 +202,13 @@ func Run(opts *Options) error {
 	})
 	if ferr := out.Flush(); err == nil {
 		err = ferr
+	}
+	if cache != nil {
+		// The titles search had to read (sessions the list cache did not
+		// know) are kept for the next search; list reads the files again.
+		if serr := cache.Save(); serr != nil && !opts.IO.Quiet() {
+			fmt.Fprintf(opts.IO.ErrOut, "sessctl: cannot write the list cache: %s\n", render.EscapeLine(serr.Error()))
+		}
 	}
 	if err != nil {
 		return err
@@ -328,16 +336,18 @@ func claimed(reg *sessfmt.Registry, arg string) (sessfmt.Ref, bool) {
 	return sessfmt.Ref{}, false
 }
 
-// discovered lists every session as list does, filtered the same way.
-func discovered(opts *Options) ([]search.Target, error) {
+// discovered lists every session as list does, filtered the same way. The
+// list cache is returned when search may add rows to it (quickTargets).
+func discovered(opts *Options) ([]search.Target, *discover.Cache, error) {
 	f := opts.Factory
 	sopts, err := f.DiscoverOptions(opts.Roots, opts.NoCache)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sopts.Agents = opts.Agents
 	if opts.Since == "" && opts.Project == "" && opts.AllProjects {
-		return quickTargets(opts, sopts), nil
+		t, c := quickTargets(opts, sopts)
+		return t, c, nil
 	}
 	res := discover.ScanAll(sopts)
 	if !opts.IO.Quiet() {
@@ -347,7 +357,7 @@ func discovered(opts *Options) ([]search.Target, error) {
 	}
 	sessions, err := filter(opts, res.Sessions)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	discover.SortSessions(sessions, "modified")
 	out := make([]search.Target, 0, len(sessions))
@@ -361,7 +371,7 @@ func discovered(opts *Options) ([]search.Target, error) {
 		t.Ref = ref
 		out = append(out, t)
 	}
-	return out, nil
+	return out, nil, nil
 }
 
 // filter keeps the sessions list would show for the same --project,
@@ -375,10 +385,13 @@ func filter(opts *Options, in []*discover.Session) ([]*discover.Session, error) 
 // no filter needs a summary (no --since, no --project): the files list
 // finds, with the list cache's agent, id and title where the cache is fresh
 // for a file (and its sidechain verdict). A file the cache does not know is
-// searched as it is; its title is read only if it has a hit. Claude Code
-// subagent transcripts (<session>/subagents/) are left out unless --all, as
-// list leaves sidechain-only files out.
-func quickTargets(opts *Options, sopts discover.Options) []search.Target {
+// searched as it is; its title is read only if it has a hit, and is then
+// added to the cache (a brief row: list still reads the file itself), which
+// the caller saves. One file under several names (links) is searched once,
+// as list lists it once. Claude Code subagent transcripts
+// (<session>/subagents/) are left out unless --all, as list leaves
+// sidechain-only files out.
+func quickTargets(opts *Options, sopts discover.Options) ([]search.Target, *discover.Cache) {
 	warn := func(p string, err error) {
 		if !opts.IO.Quiet() {
 			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %s\n", render.EscapeLine(p), render.EscapeLine(err.Error()))
@@ -395,6 +408,7 @@ func quickTargets(opts *Options, sopts discover.Options) []search.Target {
 	var items []item
 	seenRoot := map[string]bool{}
 	seenFile := map[string]bool{}
+	seenKey := map[fileKey]bool{}
 	for _, r := range discover.DefaultRoots(sopts.Env, sopts.Agents, sopts.Extra) {
 		prov, ok := discover.Lookup(r.Agent)
 		if !ok || prov.Files == nil {
@@ -420,7 +434,12 @@ func quickTargets(opts *Options, sopts discover.Options) []search.Target {
 			if err != nil || !fst.Mode().IsRegular() {
 				continue
 			}
-			if rp, err := filepath.EvalSymlinks(p); err == nil {
+			if k, ok := keyOf(fst); ok {
+				if seenKey[k] {
+					continue
+				}
+				seenKey[k] = true
+			} else if rp, err := filepath.EvalSymlinks(p); err == nil {
 				if seenFile[rp] {
 					continue
 				}
@@ -429,11 +448,11 @@ func quickTargets(opts *Options, sopts discover.Options) []search.Target {
 			t := search.Target{Agent: r.Agent, Ref: sessfmt.Ref{Format: prov.Format, Agent: r.Agent, Path: p}}
 			mod := fst.ModTime()
 			if cache != nil {
-				if s := cache.Get(p, fst, prov); s != nil {
-					if s.Sidechain && !opts.All {
+				if b, ok := cache.Brief(p, fst, prov); ok {
+					if b.Sidechain && !opts.All {
 						continue
 					}
-					t.ID, t.Title, mod = s.ID, s.Title, s.Modified
+					t.ID, t.Title, mod = b.ID, b.Title, b.Modified
 				}
 			}
 			if t.ID == "" && !opts.All && strings.Contains(filepath.ToSlash(p), "/subagents/") {
@@ -443,11 +462,14 @@ func quickTargets(opts *Options, sopts discover.Options) []search.Target {
 				// Not in the list cache: a session with a hit gets its id and
 				// title from list's own summary of the file (one streaming
 				// pass, no index), not by being opened.
-				p, fst, info := p, fst, prov.Info
+				p, fst, prov := p, fst, prov
 				t.Describe = func() (string, string, string, error) {
-					s, err := info(p, fst)
+					s, err := prov.Info(p, fst)
 					if err != nil {
 						return "", "", "", err
+					}
+					if cache != nil {
+						cache.PutBrief(p, fst, prov, s)
 					}
 					return s.Agent, s.ID, s.Title, nil
 				}
@@ -480,5 +502,5 @@ func quickTargets(opts *Options, sopts discover.Options) []search.Target {
 	for i := range items {
 		out[i] = items[i].t
 	}
-	return out
+	return out, cache
 }
