@@ -1,120 +1,273 @@
 package pi
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/sessctl/sessctl/internal/tree"
 )
 
+// treeBlock is the number of nodes of tree --json rendered as one piece;
+// treeWorkers the goroutines rendering pieces (0: GOMAXPROCS). Tests set
+// them to compare the parallel output with the serial one.
+var (
+	treeBlock   = 8192
+	treeWorkers = 0
+)
+
 // WriteTreeJSON writes the tree --json object (the shape of
-// render.TreeJSON) straight from the index, one node at a time, so that a
-// file of a million entries needs no extra copy of its tree in memory.
+// render.TreeJSON) straight from the index, so that a file of a million
+// entries needs no extra copy of its tree in memory. The nodes are
+// rendered in blocks of treeBlock by GOMAXPROCS goroutines, at most a few
+// blocks ahead of the writer, and written in file order.
 func (f *File) WriteTreeJSON(out io.Writer, leaf int) error {
 	x := f.Index
 	if leaf == tree.None {
 		leaf = x.Last()
 	}
-	w := bufio.NewWriterSize(out, 1<<20)
-	str := func(s string) {
-		if jsonSafe(s) {
-			w.WriteByte('"')
-			w.WriteString(s)
-			w.WriteByte('"')
-			return
-		}
-		b, _ := json.Marshal(s)
-		w.Write(b)
-	}
-	ids := func(ns []int) {
-		w.WriteByte('[')
+	var b []byte
+	ids := func(b []byte, ns []int) []byte {
+		b = append(b, '[')
 		for k, n := range ns {
 			if k > 0 {
-				w.WriteByte(',')
+				b = append(b, ',')
 			}
-			str(f.DisplayID(n))
+			b = appendJSONString(b, f.DisplayID(n))
 		}
-		w.WriteByte(']')
+		return append(b, ']')
 	}
-	w.WriteString(`{"format":"pi","dialect":`)
-	str(string(f.Dialect))
-	w.WriteString(`,"path":`)
-	str(f.Path)
-	w.WriteString(`,"leafId":`)
+	b = append(b, `{"format":"pi","dialect":`...)
+	b = appendJSONString(b, string(f.Dialect))
+	b = append(b, `,"path":`...)
+	b = appendJSONString(b, f.Path)
+	b = append(b, `,"leafId":`...)
 	if leaf == tree.None {
-		w.WriteString("null")
+		b = append(b, "null"...)
 	} else {
-		str(f.DisplayID(leaf))
+		b = appendJSONString(b, f.DisplayID(leaf))
 	}
-	w.WriteString(`,"roots":`)
-	ids(x.Roots())
-	w.WriteString(`,"nodes":[`)
-	var line [16]byte
-	for i := range x.Len() {
-		n := x.Node(i)
-		e := &f.Entries[i]
-		if i > 0 {
-			w.WriteByte(',')
-		}
-		w.WriteString(`{"id":`)
-		str(f.DisplayID(i))
-		w.WriteString(`,"parentId":`)
-		if n.HasParent {
-			str(displayID(n.Parent))
-		} else {
-			w.WriteString("null")
-		}
-		w.WriteString(`,"type":`)
-		typ := e.Type()
-		if typ == "" {
-			typ = "(no type)"
-		}
-		str(typ)
-		if r := e.Role(); r != "" {
-			w.WriteString(`,"role":`)
-			str(r)
-		}
-		if !x.Shadowed(i) {
-			if l, ok := f.Labels[n.ID]; ok && l != "" {
-				w.WriteString(`,"label":`)
-				str(l)
-			}
-		}
-		w.WriteString(`,"line":`)
-		w.Write(appendInt(line[:0], int64(n.Line)))
-		w.WriteString(`,"children":[`)
-		for k, c := range x.Children(i) {
-			if k > 0 {
-				w.WriteByte(',')
-			}
-			str(f.DisplayID(int(c)))
-		}
-		w.WriteString("]}")
+	b = append(b, `,"roots":`...)
+	b = ids(b, x.Roots())
+	b = append(b, `,"nodes":[`...)
+	if _, err := out.Write(b); err != nil {
+		return err
 	}
-	w.WriteString(`],"orphans":`)
-	ids(f.Orphans())
-	w.WriteString(`,"cycles":[`)
+	if err := f.writeTreeNodes(out); err != nil {
+		return err
+	}
+	b = append(b[:0], `],"orphans":`...)
+	b = ids(b, f.Orphans())
+	b = append(b, `,"cycles":[`...)
 	for k, c := range x.Cycles() {
 		if k > 0 {
-			w.WriteByte(',')
+			b = append(b, ',')
 		}
-		ids(c)
+		b = ids(b, c)
 	}
-	w.WriteString(`],"duplicates":[`)
+	b = append(b, `],"duplicates":[`...)
 	k := 0
 	for _, d := range x.Duplicates() {
 		if d == noIDKey {
 			continue
 		}
 		if k > 0 {
-			w.WriteByte(',')
+			b = append(b, ',')
 		}
-		str(displayID(d))
+		b = appendJSONString(b, displayID(d))
 		k++
 	}
-	w.WriteString("]}\n")
-	return w.Flush()
+	b = append(b, "]}\n"...)
+	_, err := out.Write(b)
+	return err
+}
+
+// labelAt is a label shown in tree --json: that of node.
+type labelAt struct {
+	node  int
+	label string
+}
+
+// nodeLabels returns the nodes that show a label, in file order: the node
+// an id of f.Labels resolves to (a shadowed duplicate shows none), when
+// its label is not empty.
+func (f *File) nodeLabels() []labelAt {
+	var out []labelAt
+	for id, l := range f.Labels {
+		if l == "" {
+			continue
+		}
+		if i, ok := f.Index.Lookup(id); ok {
+			out = append(out, labelAt{i, l})
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].node < out[b].node })
+	return out
+}
+
+// writeTreeNodes writes the nodes of tree --json, comma-separated, in file
+// order.
+func (f *File) writeTreeNodes(out io.Writer) error {
+	n := f.Index.Len()
+	labels := f.nodeLabels()
+	kinds := kindTable()
+	blocks := (n + treeBlock - 1) / treeBlock
+	workers := treeWorkers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, blocks)
+	if workers <= 1 {
+		r := treeRenderer{f: f, kinds: kinds, labels: labels}
+		for k := 0; k < blocks; k++ {
+			b := r.block(nil, k*treeBlock, min(n, (k+1)*treeBlock))
+			if _, err := out.Write(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// Block k goes to done[k]; a worker takes a token of ahead before it
+	// takes a block and the writer returns it once the block is written,
+	// so at most len(ahead) blocks are held. The lowest block not written
+	// is always held by a worker with a token, so the writer never waits
+	// for a block no one renders.
+	done := make([]chan []byte, blocks)
+	for k := range done {
+		done[k] = make(chan []byte, 1)
+	}
+	ahead := make(chan struct{}, 2*workers)
+	free := make(chan []byte, 2*workers)
+	quit := make(chan struct{})
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := treeRenderer{f: f, kinds: kinds, labels: labels}
+			for {
+				select {
+				case ahead <- struct{}{}:
+				case <-quit:
+					return
+				}
+				k := int(next.Add(1) - 1)
+				if k >= blocks {
+					return
+				}
+				var buf []byte
+				select {
+				case buf = <-free:
+				default:
+				}
+				done[k] <- r.block(buf[:0], k*treeBlock, min(n, (k+1)*treeBlock))
+			}
+		}()
+	}
+	var err error
+	for k := 0; k < blocks; k++ {
+		b := <-done[k]
+		if _, err = out.Write(b); err != nil {
+			break
+		}
+		select {
+		case free <- b:
+		default:
+		}
+		<-ahead
+	}
+	close(quit)
+	wg.Wait()
+	return err
+}
+
+// treeRenderer renders blocks of tree --json's nodes.
+type treeRenderer struct {
+	f      *File
+	kinds  []kindPair
+	kindJS [][]byte // `,"type":…` and `,"role":…` of each kind, rendered once
+	labels []labelAt
+}
+
+// typeRole returns the rendered type and role members of kind k.
+func (r *treeRenderer) typeRole(k uint16) []byte {
+	if int(k) < len(r.kindJS) && r.kindJS[k] != nil {
+		return r.kindJS[k]
+	}
+	if int(k) >= len(r.kindJS) {
+		r.kindJS = append(r.kindJS, make([][]byte, int(k)+1-len(r.kindJS))...)
+	}
+	var p kindPair
+	if int(k) < len(r.kinds) {
+		p = r.kinds[k]
+	} else {
+		p = kindTable()[k] // added after the table was read (another file)
+	}
+	typ := p.typ
+	if typ == "" {
+		typ = "(no type)"
+	}
+	b := appendJSONString([]byte(`,"type":`), typ)
+	if p.role != "" {
+		b = append(b, `,"role":`...)
+		b = appendJSONString(b, p.role)
+	}
+	r.kindJS[k] = b
+	return b
+}
+
+// block appends the nodes from..to-1 to b, each preceded by a comma but
+// node 0.
+func (r *treeRenderer) block(b []byte, from, to int) []byte {
+	f, x := r.f, r.f.Index
+	lab := sort.Search(len(r.labels), func(k int) bool { return r.labels[k].node >= from })
+	for i := from; i < to; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":`...)
+		b = appendJSONString(b, f.DisplayID(i))
+		b = append(b, `,"parentId":`...)
+		if x.HasParent(i) {
+			b = appendJSONString(b, displayID(x.ParentID(i)))
+		} else {
+			b = append(b, "null"...)
+		}
+		b = append(b, r.typeRole(f.Entries[i].kind())...)
+		if lab < len(r.labels) && r.labels[lab].node == i {
+			b = append(b, `,"label":`...)
+			b = appendJSONString(b, r.labels[lab].label)
+			lab++
+		}
+		b = append(b, `,"line":`...)
+		b = appendInt(b, int64(x.Line(i)))
+		b = append(b, `,"children":[`...)
+		for k, c := range x.Children(i) {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, f.DisplayID(int(c)))
+		}
+		b = append(b, "]}"...)
+	}
+	return b
+}
+
+// appendJSONString appends s as a JSON string: as is between quotes when
+// that is valid, else as encoding/json writes it (HTML characters escaped,
+// invalid UTF-8 replaced).
+func appendJSONString(b []byte, s string) []byte {
+	if jsonSafe(s) {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
+	m, _ := json.Marshal(s)
+	return append(b, m...)
 }
 
 // jsonSafe reports whether s can be written between quotes as is.

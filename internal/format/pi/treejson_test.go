@@ -46,3 +46,32 @@ func TestEachLineKeepsCR(t *testing.T) {
 		require.True(t, bytes.HasSuffix(l, []byte("}\r")), "%q", l[len(l)-4:])
 	}
 }
+
+// The nodes rendered in blocks by several goroutines give the same bytes
+// as one block on one goroutine, for any block size.
+func TestWriteTreeJSONBlocks(t *testing.T) {
+	files, _ := filepath.Glob("../../../testdata/pi/*/*/*.jsonl")
+	more, _ := filepath.Glob("../../../testdata/pi/*/*.jsonl")
+	files = append(files, more...)
+	require.NotEmpty(t, files)
+	defer func(b, w int) { treeBlock, treeWorkers = b, w }(treeBlock, treeWorkers)
+	n := 0
+	for _, p := range files {
+		f, err := Open(p, Options{})
+		if err != nil || f.HeaderErr != nil {
+			continue
+		}
+		treeBlock, treeWorkers = 1<<30, 1
+		var want bytes.Buffer
+		require.NoError(t, f.WriteTreeJSON(&want, tree.None))
+		require.True(t, json.Valid(want.Bytes()), p)
+		for _, bw := range [][2]int{{1, 2}, {2, 3}, {3, 2}, {7, 1}, {64, 2}} {
+			treeBlock, treeWorkers = bw[0], bw[1]
+			var got bytes.Buffer
+			require.NoError(t, f.WriteTreeJSON(&got, tree.None))
+			require.Equal(t, want.String(), got.String(), "%s block %d workers %d", p, bw[0], bw[1])
+		}
+		n++
+	}
+	require.Greater(t, n, 10)
+}
