@@ -19,10 +19,22 @@ func (k *sink) Header(lines []string) error {
 func (k *sink) Message(m *model.Message) error {
 	c := *m
 	c.Blocks = append([]model.Block(nil), m.Blocks...)
+	for i := range c.Blocks {
+		if r := c.Blocks[i].LongText; r != nil {
+			cp := *r
+			c.Blocks[i].LongText = &cp
+		}
+	}
 	c.Notes = append([]string(nil), m.Notes...)
 	k.msgs = append(k.msgs, c)
 	return nil
 }
+
+// TakesTextRefs: a text too long to hold stays in the session file (a
+// model.TextRef) and is written from it as it is read; the document holds
+// every message, never the long texts (memory grows with the messages, not
+// their bytes).
+func (k *sink) TakesTextRefs() bool { return true }
 
 // Collect reads the conversation s rebuilds at its leaf (what show prints)
 // and its entry tree when it has one.

@@ -100,7 +100,18 @@ func Filter(ms []model.Message, o Options) []model.Message {
 // Redact replaces every secret the detector knows in the document's text
 // (titles, header lines, message text, tool arguments and output, notes,
 // tree labels) with "[redacted:<kind>]", and counts them in d.Redacted.
-func Redact(d *Doc, det *secrets.Detector) {
+// A text left in the session file (a model.TextRef) is read into memory
+// first: the detector's rules need the whole text.
+func Redact(d *Doc, det *secrets.Detector) error {
+	for _, ms := range d.messageLists() {
+		for i := range ms {
+			for j := range ms[i].Blocks {
+				if err := holdText(&ms[i].Blocks[j]); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	r := func(s *string) {
 		if *s == "" {
 			return
@@ -125,6 +136,16 @@ func Redact(d *Doc, det *secrets.Detector) {
 			r(&d.Tree.Nodes[i].Label)
 		}
 	}
+	return nil
+}
+
+// messageLists are the conversation and each other branch's messages.
+func (d *Doc) messageLists() [][]model.Message {
+	out := [][]model.Message{d.Messages}
+	for _, b := range d.Branches {
+		out = append(out, b.Messages)
+	}
+	return out
 }
 
 // roleName is how a message's role is written as a heading.

@@ -130,11 +130,15 @@ func HTML(w io.Writer, d *Doc, o Options) error {
 	if countImages(msgs) == len(d.Images) { // Filter keeps every image block
 		imgs = d.Images
 	}
-	writeHTMLMessages(bw, msgs, o, "m", "h2", imgs)
+	if err := writeHTMLMessages(bw, msgs, o, "m", "h2", imgs); err != nil {
+		return err
+	}
 	bw.WriteString("</section>\n")
 	for bi, ms := range branches {
 		fmt.Fprintf(bw, "<section class=\"branch\" id=\"branch-%d\" aria-label=\"branch\">\n<h2>Branch to %s</h2>\n", bi+1, e(clean(d.Branches[bi].Leaf)))
-		writeHTMLMessages(bw, ms, o, fmt.Sprintf("b%d", bi), "h3", nil)
+		if err := writeHTMLMessages(bw, ms, o, fmt.Sprintf("b%d", bi), "h3", nil); err != nil {
+			return err
+		}
 		bw.WriteString("</section>\n")
 	}
 	bw.WriteString("<footer>Exported by sessctl. This page runs no script and loads nothing.</footer>\n</main>\n</body>\n</html>\n")
@@ -161,7 +165,7 @@ func anchorID(prefix, id string) string {
 
 // writeHTMLMessages writes ms; imgs, when not nil, are the bytes of their
 // image blocks in order.
-func writeHTMLMessages(w *bufio.Writer, ms []model.Message, o Options, prefix, h string, imgs []Image) {
+func writeHTMLMessages(w *bufio.Writer, ms []model.Message, o Options, prefix, h string, imgs []Image) error {
 	e := html.EscapeString
 	nimg := 0
 	for i := range ms {
@@ -203,15 +207,22 @@ func writeHTMLMessages(w *bufio.Writer, ms []model.Message, o Options, prefix, h
 				}
 				nimg++
 			}
-			writeHTMLBlock(w, &m.Blocks[j], o, im)
+			if err := writeHTMLBlock(w, &m.Blocks[j], o, im); err != nil {
+				return err
+			}
 		}
 		w.WriteString("</article>\n")
 	}
+	return nil
 }
 
 // writeHTMLBlock writes one block; im is an image block's bytes (nil or
-// without data: the image is described).
-func writeHTMLBlock(w *bufio.Writer, b *model.Block, o Options, im *Image) {
+// without data: the image is described). A text in the file (LongText) is
+// written as it is read, never held.
+func writeHTMLBlock(w *bufio.Writer, b *model.Block, o Options, im *Image) error {
+	if b.LongText != nil {
+		return writeHTMLLong(w, b, o, im)
+	}
 	e := html.EscapeString
 	switch b.Kind {
 	case "text":
@@ -229,7 +240,7 @@ func writeHTMLBlock(w *bufio.Writer, b *model.Block, o Options, im *Image) {
 		n := lineCount(b.Text)
 		if n > o.foldLines() || len(b.Text) > o.foldBytes() {
 			fmt.Fprintf(w, "<details class=\"result\"><summary>result <span class=\"tool-name\">%s</span>%s · %d lines</summary><pre>%s</pre></details>\n", name, errMark, n, e(clean(b.Text)))
-			return
+			return nil
 		}
 		fmt.Fprintf(w, "<div class=\"result\"><span class=\"meta\">result <span class=\"tool-name\">%s</span>%s</span><pre>%s</pre></div>\n", name, errMark, e(clean(b.Text)))
 	case "image":
@@ -242,7 +253,7 @@ func writeHTMLBlock(w *bufio.Writer, b *model.Block, o Options, im *Image) {
 			enc.Write(im.Data)
 			enc.Close()
 			fmt.Fprintf(w, "\" alt=\"%s\"><figcaption>%s</figcaption></figure>\n", desc, desc)
-			return
+			return nil
 		}
 		fmt.Fprintf(w, "<p class=\"note\">[%s]</p>\n", e(clean(imageText(b))))
 	default:
@@ -252,6 +263,51 @@ func writeHTMLBlock(w *bufio.Writer, b *model.Block, o Options, im *Image) {
 		}
 		fmt.Fprintf(w, "<p class=\"note\">[%s]</p>\n", e(clean(desc)))
 	}
+	return nil
+}
+
+// writeHTMLLong is writeHTMLBlock for a block whose text is in the file:
+// the same bytes, the text decoded and escaped piece by piece (a tool
+// result's is read twice: its line count comes before it).
+func writeHTMLLong(w *bufio.Writer, b *model.Block, o Options, im *Image) error {
+	switch b.Kind {
+	case "text":
+		w.WriteString("<div class=\"text\">")
+		err := writeLongHTML(w, b.LongText)
+		w.WriteString("</div>\n")
+		return err
+	case "thinking":
+		w.WriteString("<details class=\"thinking\"><summary>Thinking</summary><div class=\"text\">")
+		err := writeLongHTML(w, b.LongText)
+		w.WriteString("</div></details>\n")
+		return err
+	case "toolResult":
+		f, err := longFacts(b.LongText)
+		if err != nil {
+			return err
+		}
+		name := html.EscapeString(clean(b.Name))
+		errMark := ""
+		if b.IsError {
+			errMark = " <span class=\"err\">error</span>"
+		}
+		if f.lines > o.foldLines() || f.bytes > int64(o.foldBytes()) {
+			fmt.Fprintf(w, "<details class=\"result\"><summary>result <span class=\"tool-name\">%s</span>%s · %d lines</summary><pre>", name, errMark, f.lines)
+			err = writeLongHTML(w, b.LongText)
+			w.WriteString("</pre></details>\n")
+			return err
+		}
+		fmt.Fprintf(w, "<div class=\"result\"><span class=\"meta\">result <span class=\"tool-name\">%s</span>%s</span><pre>", name, errMark)
+		err = writeLongHTML(w, b.LongText)
+		w.WriteString("</pre></div>\n")
+		return err
+	}
+	// Other kinds never get a text reference; held, they are described.
+	c := *b
+	if err := holdText(&c); err != nil {
+		return err
+	}
+	return writeHTMLBlock(w, &c, o, im)
 }
 
 // writeTreeNav draws the entry tree as nested lists inside a folded

@@ -45,15 +45,19 @@ func Markdown(w io.Writer, d *Doc, o Options) error {
 	if d.Redacted > 0 {
 		fmt.Fprintf(bw, "> %d secrets were replaced by `[redacted:<kind>]`.\n\n", d.Redacted)
 	}
-	writeMDMessages(bw, Filter(d.Messages, o), o, 2)
+	if err := writeMDMessages(bw, Filter(d.Messages, o), o, 2); err != nil {
+		return err
+	}
 	for _, b := range d.Branches {
 		fmt.Fprintf(bw, "\n---\n\n## Branch to %s\n\n", mdCode(b.Leaf))
-		writeMDMessages(bw, Filter(b.Messages, o), o, 3)
+		if err := writeMDMessages(bw, Filter(b.Messages, o), o, 3); err != nil {
+			return err
+		}
 	}
 	return bw.Flush()
 }
 
-func writeMDMessages(w *bufio.Writer, ms []model.Message, o Options, level int) {
+func writeMDMessages(w *bufio.Writer, ms []model.Message, o Options, level int) error {
 	h := strings.Repeat("#", level)
 	for i := range ms {
 		m := &ms[i]
@@ -72,12 +76,20 @@ func writeMDMessages(w *bufio.Writer, ms []model.Message, o Options, level int) 
 			fmt.Fprintf(w, "*%s*\n\n", mdInline(n))
 		}
 		for j := range m.Blocks {
-			writeMDBlock(w, &m.Blocks[j], o)
+			if err := writeMDBlock(w, &m.Blocks[j], o); err != nil {
+				return err
+			}
 		}
 	}
+	return nil
 }
 
-func writeMDBlock(w *bufio.Writer, b *model.Block, o Options) {
+// writeMDBlock writes one block; a text in the file (LongText) is written
+// as it is read, never held.
+func writeMDBlock(w *bufio.Writer, b *model.Block, o Options) error {
+	if b.LongText != nil {
+		return writeMDLong(w, b, o)
+	}
 	switch b.Kind {
 	case "text":
 		fmt.Fprintf(w, "%s\n\n", mdProse(b.Text))
@@ -99,7 +111,7 @@ func writeMDBlock(w *bufio.Writer, b *model.Block, o Options) {
 			fmt.Fprintf(w, "<details><summary>Tool result %s (%d lines)</summary>\n\n", mdInline(b.Name), lineCount(b.Text))
 			fence(w, "text", b.Text)
 			w.WriteString("</details>\n\n")
-			return
+			return nil
 		}
 		fmt.Fprintf(w, "%s\n\n", label)
 		fence(w, "text", b.Text)
@@ -112,6 +124,52 @@ func writeMDBlock(w *bufio.Writer, b *model.Block, o Options) {
 		}
 		fmt.Fprintf(w, "*[%s]*\n\n", mdInline(strings.TrimSpace(b.Kind+" "+desc)))
 	}
+	return nil
+}
+
+// writeMDLong is writeMDBlock for a block whose text is in the file: the
+// same bytes, the text decoded piece by piece (a tool result's is read
+// twice: its line count and fence come before it).
+func writeMDLong(w *bufio.Writer, b *model.Block, o Options) error {
+	switch b.Kind {
+	case "text":
+		err := writeLongProse(w, b.LongText)
+		w.WriteString("\n\n")
+		return err
+	case "thinking":
+		w.WriteString("<details><summary>Thinking</summary>\n\n")
+		err := writeLongProse(w, b.LongText)
+		w.WriteString("\n\n</details>\n\n")
+		return err
+	case "toolResult":
+		f, err := longFacts(b.LongText)
+		if err != nil {
+			return err
+		}
+		if f.lines > o.foldLines() || f.bytes > int64(o.foldBytes()) {
+			fmt.Fprintf(w, "<details><summary>Tool result %s (%d lines)</summary>\n\n", mdInline(b.Name), f.lines)
+			if err := writeLongFence(w, "text", b.LongText, f); err != nil {
+				return err
+			}
+			w.WriteString("</details>\n\n")
+			return nil
+		}
+		label := "**Tool result**"
+		if b.Name != "" {
+			label = "**Tool result:** " + mdCode(b.Name)
+		}
+		if b.IsError {
+			label += " (error)"
+		}
+		fmt.Fprintf(w, "%s\n\n", label)
+		return writeLongFence(w, "text", b.LongText, f)
+	}
+	// Other kinds never get a text reference; held, they are described.
+	c := *b
+	if err := holdText(&c); err != nil {
+		return err
+	}
+	return writeMDBlock(w, &c, o)
 }
 
 // fence writes s in a fenced block longer than any backtick run in s.

@@ -129,103 +129,25 @@ func Run(opts *Options) error {
 			return err
 		}
 	}
-	var buf bytes.Buffer
-	var w io.Writer = &buf
+	var w io.Writer
 	var tw *render.TerminalJSONWriter // JSON to a terminal: C1/bidi escaped (issue 11.8)
+	var lf *lazyFile                  // -o FILE, written as the export is made
 	if opts.Output == "" {
 		w = bufio.NewWriterSize(opts.IO.Out, 1<<16)
 		if opts.IO.IsStdoutTTY() && opts.Format != "markdown" && opts.Format != "md" && opts.Format != "html" {
 			tw = render.NewTerminalJSONWriter(opts.IO.Out)
 			w = bufio.NewWriterSize(tw, 1<<16)
 		}
+	} else {
+		lf = &lazyFile{path: opts.Output, force: opts.Force}
+		w = lf
 	}
-	what := ""
-	switch opts.Format {
-	case "pi", "jsonl":
-		pw, ok := s.(sessfmt.PiWriter)
-		if !ok {
-			return sessfmt.Unsupported(s, "export --format pi")
+	what, err := write(opts, s, oo, det, w)
+	if err != nil {
+		if lf != nil {
+			lf.abort()
 		}
-		var n int
-		if det != nil {
-			var raw bytes.Buffer
-			if _, err = pw.WritePi(&raw); err != nil {
-				return err
-			}
-			n, err = redactLines(w, raw.Bytes(), det)
-		} else {
-			n, err = pw.WritePi(w)
-		}
-		if err != nil {
-			return err
-		}
-		what = fmt.Sprintf("%d lines of session %s", n, render.EscapeLine(s.Ref().String()))
-	case "json":
-		cx, ok := s.(sessfmt.Contexter)
-		if !ok {
-			return sessfmt.Unsupported(s, "export --format json")
-		}
-		var raw bytes.Buffer
-		if err := cx.WriteContextJSON(&raw, sessfmt.ContextOptions{AcrossCompactions: opts.Across}); err != nil {
-			return err
-		}
-		b := bytes.TrimSpace(raw.Bytes())
-		if det != nil {
-			b, _ = det.RedactJSON(b)
-		}
-		w.Write(b)
-		w.Write([]byte{'\n'})
-		what = "session " + render.EscapeLine(s.Ref().String())
-	default:
-		d, err := exp.Collect(s, sessfmt.ContextOptions{AcrossCompactions: opts.Across, Notify: func(n sessfmt.Notice) {
-			if !opts.IO.Quiet() && n.Warning {
-				fmt.Fprintf(opts.IO.ErrOut, "%s: warning: %s\n", render.EscapeLine(s.Ref().String()), render.EscapeLine(n.Text))
-			}
-		}})
-		if err != nil {
-			return err
-		}
-		if opts.Format == "html" {
-			// The page embeds the session's own images (allow-listed
-			// raster types); when they cannot be read it describes them.
-			if err := d.LoadImages(s); err != nil && !opts.IO.Quiet() {
-				fmt.Fprintf(opts.IO.ErrOut, "%s: warning: images: %s\n", render.EscapeLine(s.Ref().String()), render.EscapeLine(err.Error()))
-			}
-		}
-		if opts.AllBranches {
-			for _, leaf := range exp.Leaves(d.Tree) {
-				oo2 := oo
-				oo2.Leaf = leaf
-				s2, err := f.Registry.OpenRef(s.Ref(), oo2)
-				if err != nil {
-					return err
-				}
-				err = d.AddBranch(leaf, s2)
-				s2.Close()
-				if err != nil {
-					return err
-				}
-			}
-		}
-		if det != nil {
-			exp.Redact(d, det)
-		}
-		eo := exp.Options{NoTools: opts.NoTools, NoThinking: opts.NoThinking}
-		if opts.Format == "html" {
-			err = exp.HTML(w, d, eo)
-		} else {
-			err = exp.Markdown(w, d, eo)
-		}
-		if err != nil {
-			return err
-		}
-		what = fmt.Sprintf("%d messages of session %s", len(d.Messages), render.EscapeLine(s.Ref().String()))
-		if len(d.Branches) > 0 {
-			what += fmt.Sprintf(" and %d other branches", len(d.Branches))
-		}
-		if d.Redacted > 0 {
-			what += fmt.Sprintf(" (%d secrets redacted)", d.Redacted)
-		}
+		return err
 	}
 	if opts.Output == "" {
 		if bw, ok := w.(*bufio.Writer); ok {
@@ -243,13 +165,119 @@ func Run(opts *Options) error {
 		}
 		return nil
 	}
-	if err := writeFile(opts.Output, buf.Bytes(), opts.Force); err != nil {
+	if err := lf.commit(); err != nil {
 		return err
 	}
 	if !opts.IO.Quiet() {
 		fmt.Fprintf(opts.IO.ErrOut, "exported %s to %s\n", what, render.EscapeLine(opts.Output))
 	}
 	return nil
+}
+
+// write writes the export of s on w, as it is made (never held whole but
+// with --redact, whose rules need each text whole), and says what it
+// wrote.
+func write(opts *Options, s sessfmt.Session, oo sessfmt.OpenOptions, det *secrets.Detector, w io.Writer) (string, error) {
+	f := opts.Factory
+	what := ""
+	switch opts.Format {
+	case "pi", "jsonl":
+		pw, ok := s.(sessfmt.PiWriter)
+		if !ok {
+			return "", sessfmt.Unsupported(s, "export --format pi")
+		}
+		var n int
+		var err error
+		if det != nil {
+			var raw bytes.Buffer
+			if _, err = pw.WritePi(&raw); err != nil {
+				return "", err
+			}
+			n, err = redactLines(w, raw.Bytes(), det)
+		} else {
+			n, err = pw.WritePi(w)
+		}
+		if err != nil {
+			return "", err
+		}
+		what = fmt.Sprintf("%d lines of session %s", n, render.EscapeLine(s.Ref().String()))
+	case "json":
+		cx, ok := s.(sessfmt.Contexter)
+		if !ok {
+			return "", sessfmt.Unsupported(s, "export --format json")
+		}
+		co := sessfmt.ContextOptions{AcrossCompactions: opts.Across}
+		if det != nil {
+			var raw bytes.Buffer
+			if err := cx.WriteContextJSON(&raw, co); err != nil {
+				return "", err
+			}
+			b, _ := det.RedactJSON(bytes.TrimSpace(raw.Bytes()))
+			if _, err := w.Write(b); err != nil {
+				return "", err
+			}
+		} else if err := cx.WriteContextJSON(&trimWriter{w: w}, co); err != nil {
+			// show's JSON, streamed (what bytes.TrimSpace of it gives)
+			return "", err
+		}
+		if _, err := w.Write([]byte{'\n'}); err != nil {
+			return "", err
+		}
+		what = "session " + render.EscapeLine(s.Ref().String())
+	default:
+		d, err := exp.Collect(s, sessfmt.ContextOptions{AcrossCompactions: opts.Across, Notify: func(n sessfmt.Notice) {
+			if !opts.IO.Quiet() && n.Warning {
+				fmt.Fprintf(opts.IO.ErrOut, "%s: warning: %s\n", render.EscapeLine(s.Ref().String()), render.EscapeLine(n.Text))
+			}
+		}})
+		if err != nil {
+			return "", err
+		}
+		if opts.Format == "html" {
+			// The page embeds the session's own images (allow-listed
+			// raster types); when they cannot be read it describes them.
+			if err := d.LoadImages(s); err != nil && !opts.IO.Quiet() {
+				fmt.Fprintf(opts.IO.ErrOut, "%s: warning: images: %s\n", render.EscapeLine(s.Ref().String()), render.EscapeLine(err.Error()))
+			}
+		}
+		if opts.AllBranches {
+			for _, leaf := range exp.Leaves(d.Tree) {
+				oo2 := oo
+				oo2.Leaf = leaf
+				s2, err := f.Registry.OpenRef(s.Ref(), oo2)
+				if err != nil {
+					return "", err
+				}
+				err = d.AddBranch(leaf, s2)
+				s2.Close()
+				if err != nil {
+					return "", err
+				}
+			}
+		}
+		if det != nil {
+			if err := exp.Redact(d, det); err != nil {
+				return "", err
+			}
+		}
+		eo := exp.Options{NoTools: opts.NoTools, NoThinking: opts.NoThinking}
+		if opts.Format == "html" {
+			err = exp.HTML(w, d, eo)
+		} else {
+			err = exp.Markdown(w, d, eo)
+		}
+		if err != nil {
+			return "", err
+		}
+		what = fmt.Sprintf("%d messages of session %s", len(d.Messages), render.EscapeLine(s.Ref().String()))
+		if len(d.Branches) > 0 {
+			what += fmt.Sprintf(" and %d other branches", len(d.Branches))
+		}
+		if d.Redacted > 0 {
+			what += fmt.Sprintf(" (%d secrets redacted)", d.Redacted)
+		}
+	}
+	return what, nil
 }
 
 // redactLines redacts each JSON line of raw and writes it; it returns the
@@ -272,34 +300,23 @@ func redactLines(w io.Writer, raw []byte, det *secrets.Detector) (int, error) {
 	return n, nil
 }
 
-// writeFile writes b to path atomically: a new file, or with force an
+// beginFile starts writing path atomically: a new file, or with force an
 // existing regular file replaced (no backup). A symbolic link at path is
 // refused either way.
-func writeFile(path string, b []byte, force bool) error {
+func beginFile(path string, force bool) (*safewrite.Writer, error) {
 	fi, err := os.Lstat(path)
 	switch {
 	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
-		return fmt.Errorf("%s is a symbolic link; export never writes through one", render.EscapeLine(path))
+		return nil, fmt.Errorf("%s is a symbolic link; export never writes through one", render.EscapeLine(path))
 	case err == nil && !force:
-		return fmt.Errorf("%s exists; export never replaces a file unless --force", render.EscapeLine(path))
+		return nil, fmt.Errorf("%s exists; export never replaces a file unless --force", render.EscapeLine(path))
 	case err == nil && !fi.Mode().IsRegular():
-		return fmt.Errorf("%s is not a regular file", render.EscapeLine(path))
+		return nil, fmt.Errorf("%s is not a regular file", render.EscapeLine(path))
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return err
+		return nil, err
 	}
-	var w *safewrite.Writer
 	if err == nil {
-		w, err = safewrite.Begin(filepath.Clean(path), safewrite.Options{NoBackup: true, NoFollow: true}) // a link swapped in after the Lstat is refused too
-	} else {
-		w, err = safewrite.Create(path, safewrite.Options{Mode: 0o600})
+		return safewrite.Begin(filepath.Clean(path), safewrite.Options{NoBackup: true, NoFollow: true}) // a link swapped in after the Lstat is refused too
 	}
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write(b); err != nil {
-		w.Abort()
-		return err
-	}
-	_, err = w.Commit()
-	return err
+	return safewrite.Create(path, safewrite.Options{Mode: 0o600})
 }
