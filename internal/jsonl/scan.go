@@ -126,8 +126,10 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 				return i, false
 			}
 			ks := i
-			var esc bool
-			if i, esc, ok = scanString(b, i); !ok {
+			esc := false
+			if e := shortString(b, i); e > 0 {
+				i = e
+			} else if i, esc, ok = scanStringLong(b, i); !ok {
 				return i, false
 			}
 			slot, sub := -1, capNone
@@ -147,7 +149,13 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 			}
 			i = skipSpace(b, i+1)
 			vs := i
-			if i, ok = s.value(b, i, depth+1, sub); !ok {
+			if i < len(b) && b[i] == '"' { // a string member: no call to value
+				if e := shortString(b, i); e > 0 {
+					i = e
+				} else if i, _, ok = scanStringLong(b, i); !ok {
+					return i, false
+				}
+			} else if i, ok = s.value(b, i, depth+1, sub); !ok {
 				return i, false
 			}
 			if slot >= 0 {
@@ -278,11 +286,40 @@ func special(x uint64) uint64 {
 	return ((x - lsb*0x20) | (q - lsb) | (e - lsb)) &^ x & msb
 }
 
+// scanString validates the string starting at b[i] == '"' and returns the
+// index just past its closing quote and whether it held an escape (on
+// failure, end is where the scan stopped): shortString, then
+// scanStringLong (AVX2 assembly on amd64, scanStringSWAR elsewhere and
+// with the purego tag). value calls the two itself, so that shortString is
+// inlined there.
+func scanString(b []byte, i int) (end int, esc, ok bool) {
+	if e := shortString(b, i); e > 0 {
+		return e, false, true
+	}
+	return scanStringLong(b, i)
+}
+
+// shortString returns the index just past the closing quote of the string
+// starting at b[i] == '"' when that quote is among the next eight bytes and
+// nothing before it needs a look (no backslash or control byte), else 0.
+// Most keys and many values end so; one word test settles them without a
+// call (it is small enough to be inlined).
+func shortString(b []byte, i int) int {
+	if i+9 <= len(b) {
+		if t := special(binary.LittleEndian.Uint64(b[i+1:])); t != 0 {
+			if k := i + 1 + bits.TrailingZeros64(t)>>3; b[k] == '"' {
+				return k + 1
+			}
+		}
+	}
+	return 0
+}
+
 // scanStringSWAR validates the string starting at b[i] == '"', eight bytes
-// at a time (special) up to each '"', '\\' or control character, and returns
-// the index just past its closing quote and whether it held an escape. It
-// is scanString in every build but GOEXPERIMENT=simd on amd64
-// (scanstr_simd.go), where it is the fallback and the reference.
+// at a time (special) up to each '"', '\\' or control character, as
+// scanString. It is the portable scan (every architecture but amd64, and
+// amd64 with the purego tag or without AVX2), and the reference the
+// assembly scan is fuzzed against.
 func scanStringSWAR(b []byte, i int) (end int, esc, ok bool) {
 	i++
 	for {

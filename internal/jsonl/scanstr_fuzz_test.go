@@ -2,15 +2,83 @@ package jsonl
 
 import (
 	"bytes"
+	"encoding/json"
 	"math/rand/v2"
 	"testing"
 )
 
-// FuzzScanString holds scanString (with GOEXPERIMENT=simd on amd64, the
-// 32-byte AVX2 scan of scanstr_simd.go) equal to the portable
-// scanStringSWAR: same end, escape flag and verdict, for the string
-// starting at every quote of the input. In the default build the two are
-// the same function and this only exercises it.
+// refString is the definition the string scans implement, for the string
+// starting at b[i] == '"': it ends at the first quote not escaped by a
+// backslash (each backslash escapes the byte after it), and it is valid
+// iff encoding/json accepts it (as JSON.parse: no raw byte below 0x20,
+// only \" \\ \/ \b \f \n \r \t \uXXXX escapes, any other byte kept, invalid
+// UTF-8 included). esc: it holds a backslash.
+func refString(b []byte, i int) (end int, esc, ok bool) {
+	j := i + 1
+	for j < len(b) && b[j] != '"' {
+		if b[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	if j >= len(b) {
+		return len(b), false, false
+	}
+	s := b[i : j+1]
+	return j + 1, bytes.IndexByte(s, '\\') >= 0, json.Valid(s)
+}
+
+// stringScans are the implementations held equal to refString: the
+// dispatching scanString (inline first word, then assembly or SWAR), the
+// portable scanStringSWAR and the AVX2 assembly scan alone (which needs a
+// buffer of 64 bytes or more; checkScans pads the input for it).
+var stringScans = []struct {
+	name string
+	fn   func(b []byte, i int) (int, bool, bool)
+	asm  bool
+}{
+	{"scanString", scanString, false},
+	{"scanStringSWAR", scanStringSWAR, false},
+	{"scanStringAVX2", scanStringAVX2, true},
+}
+
+// checkScans compares every string scan with refString for the string
+// starting at b[i]. The assembly scan is run on b as it is when b is long
+// enough, and always on b behind a prefix of pad bytes that makes it 64
+// bytes or longer (so the string keeps its place relative to the end of
+// the buffer, where the scan's last window is).
+func checkScans(t *testing.T, b []byte, i, pad int) {
+	t.Helper()
+	e0, esc0, ok0 := refString(b, i)
+	try := func(name string, fn func([]byte, int) (int, bool, bool), buf []byte, at, shift int) {
+		e, esc, ok := fn(buf, at)
+		if ok != ok0 || (ok && (e-shift != e0 || esc != esc0)) {
+			t.Fatalf("%s at %d of %q (prefix %d): end %d esc %v ok %v, want %d %v %v", name, i, b, shift, e-shift, esc, ok, e0, esc0, ok0)
+		}
+	}
+	for _, s := range stringScans {
+		if s.asm && !hasAVX2 {
+			continue
+		}
+		if !s.asm || len(b) >= 64 {
+			try(s.name, s.fn, b, i, 0)
+		}
+		if s.asm || pad > 0 {
+			p := max(pad, 64-len(b))
+			buf := append(bytes.Repeat([]byte{'"'}, p), b...)
+			try(s.name, s.fn, buf[:len(buf):len(buf)], i+p, p)
+		}
+	}
+}
+
+// FuzzScanString holds every string scan (the AVX2 assembly of
+// scanstr_amd64.s where the processor has it, the portable SWAR scan, the
+// dispatcher) equal to refString, i.e. to encoding/json, for the string
+// starting at every quote of the input, with the input behind prefixes of
+// every length 0–63 (every offset of the string in the scan's windows
+// relative to the start of the buffer) and cut after each of its last 64
+// bytes (strings running into the end of the buffer at every offset of
+// the last window).
 func FuzzScanString(f *testing.F) {
 	f.Add([]byte(`"plain"`))
 	f.Add([]byte(`"a\"b\\c\/d\be\ff\ng\rh\ti\u00e9\uD83D\uDE00 tail that is longer than thirty-two bytes"`))
@@ -18,25 +86,30 @@ func FuzzScanString(f *testing.F) {
 	f.Add([]byte(`"0123456789abcdef0123456789abcde\"0123456789abcdef\q"`))
 	f.Add([]byte(`"0123456789abcdef0123456789abcd\u12`))
 	f.Add(bytes.Repeat([]byte(`"\\`), 40))
+	f.Add([]byte(`"` + string(bytes.Repeat([]byte(`\\`), 40)) + `\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\u00e9"`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 512 {
+			data = data[:512]
+		}
 		for i := 0; i < len(data); i++ {
 			if data[i] != '"' {
 				continue
 			}
-			e1, esc1, ok1 := scanString(data, i)
-			e2, esc2, ok2 := scanStringSWAR(data, i)
-			if ok1 != ok2 || (ok1 && (e1 != e2 || esc1 != esc2)) {
-				t.Fatalf("at %d of %q: scanString = %d %v %v, scanStringSWAR = %d %v %v", i, data, e1, esc1, ok1, e2, esc2, ok2)
+			for pad := 0; pad < 64; pad++ {
+				checkScans(t, data, i, pad)
+			}
+			for cut := max(i+1, len(data)-64); cut < len(data); cut++ {
+				checkScans(t, data[:cut:cut], i, 0)
 			}
 		}
 	})
 }
 
-// TestScanStringRandom compares scanString with scanStringSWAR on strings of
-// 1–300 bytes drawn from an alphabet dense in quotes, backslashes, escape
-// letters, hex digits and control bytes, so that the 64-byte steps of the
-// AVX2 scan meet backslash runs across step boundaries, \u escapes cut by
-// them, and escaped quotes (meaningful with GOEXPERIMENT=simd).
+// TestScanStringRandom compares the string scans with refString on strings
+// of 1–300 bytes drawn from an alphabet dense in quotes, backslashes,
+// escape letters, hex digits and control bytes, so that the 64-byte steps
+// of the AVX2 scan meet backslash runs across step boundaries, \u escapes
+// cut by them, and escaped quotes.
 func TestScanStringRandom(t *testing.T) {
 	// dense: strings mostly end (or fail) early; sparse: long valid strings
 	// whose backslash runs and escapes fall anywhere in the 64-byte steps.
@@ -47,7 +120,7 @@ func TestScanStringRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(14, 3))
 	buf := make([]byte, 0, 320)
 	long := 0
-	for n := 0; n < 200000; n++ {
+	for n := 0; n < 100000; n++ {
 		buf = append(buf[:0], '"')
 		size := 1 + r.IntN(300)
 		for len(buf) <= size {
@@ -67,12 +140,11 @@ func TestScanStringRandom(t *testing.T) {
 			}
 		}
 		buf = append(buf, '"')
-		e1, esc1, ok1 := scanString(buf, 0)
-		e2, esc2, ok2 := scanStringSWAR(buf, 0)
-		if ok1 != ok2 || (ok1 && (e1 != e2 || esc1 != esc2)) {
-			t.Fatalf("%q: scanString = %d %v %v, scanStringSWAR = %d %v %v", buf, e1, esc1, ok1, e2, esc2, ok2)
-		}
-		if ok1 && e1 > 64 && esc1 {
+		// Also the string followed by a few bytes, and cut short.
+		checkScans(t, buf, 0, 0)
+		checkScans(t, append(buf, ',', '"'), 0, 0)
+		checkScans(t, buf[:len(buf)-1], 0, 0)
+		if _, esc, ok := refString(buf, 0); ok && len(buf) > 64 && esc {
 			long++
 		}
 	}
@@ -80,4 +152,44 @@ func TestScanStringRandom(t *testing.T) {
 		t.Fatalf("only %d valid strings over 64 bytes with escapes", long)
 	}
 	t.Logf("%d valid strings over 64 bytes with escapes", long)
+}
+
+// TestScanStringSteps places one byte of interest, or a backslash and the
+// byte it escapes, at every position of strings of 1–140 bytes, the
+// string ending at the end of the buffer or followed by one byte and
+// behind prefixes of several lengths: every case lands on both sides of
+// each 32- and 64-byte boundary of the assembly scan's steps and of its
+// last window.
+func TestScanStringSteps(t *testing.T) {
+	interesting := []byte{0x00, 0x01, 0x1f, 0x20, '"', '/', 'b', 'n', 'u', 'q', '\\', 0x7f, 0x80, 0xe9, 0xff}
+	buf := make([]byte, 0, 300)
+	n := 0
+	for length := 1; length <= 140; length++ {
+		for p := 0; p < length; p++ {
+			for _, c1 := range interesting {
+				for _, c2 := range []byte{0, '\\', '"', 'n', 'u', 'x'} {
+					buf = append(buf[:0], '"')
+					for k := 0; k < length; k++ {
+						buf = append(buf, 'a'+byte(k%26))
+					}
+					buf[1+p] = c1
+					if c2 != 0 {
+						if p+1 >= length {
+							continue
+						}
+						buf[1+p] = '\\'
+						buf[2+p] = c1
+						if p+2 < length {
+							buf[3+p] = c2
+						}
+					}
+					buf = append(buf, '"')
+					checkScans(t, buf, 0, 0)
+					checkScans(t, append(buf, '}'), 0, 17)
+					n++
+				}
+			}
+		}
+	}
+	t.Logf("%d strings", n)
 }

@@ -1,7 +1,15 @@
-//go:build !(goexperiment.simd && amd64)
+//go:build !amd64 || purego
 
 package jsonl
 
-// scanString validates the string starting at b[i] == '"' (see
-// scanStringSWAR; scanstr_simd.go has the GOEXPERIMENT=simd version).
-func scanString(b []byte, i int) (end int, esc, ok bool) { return scanStringSWAR(b, i) }
+// hasAVX2 is false: no assembly string scan on this architecture or with
+// the purego tag.
+const hasAVX2 = false
+
+// scanStringLong is scanString past its inline first word: the portable
+// scanStringSWAR (scanstr_amd64.go has the AVX2 version).
+func scanStringLong(b []byte, i int) (end int, esc, ok bool) { return scanStringSWAR(b, i) }
+
+// scanStringAVX2 is scanStringSWAR where there is no assembly scan, so
+// that the tests comparing the two build everywhere.
+func scanStringAVX2(b []byte, i int) (end int, esc, ok bool) { return scanStringSWAR(b, i) }
