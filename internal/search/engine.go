@@ -122,6 +122,9 @@ type Result struct {
 // memory and the scan read it back).
 var blockSize = 128 << 10
 
+// firstBlock is the size of the first block firstLineHit reads of a file.
+var firstBlock = 16 << 10
+
 // errStop ends a session's walk early (FirstOnly).
 var errStop = errors.New("stop")
 
@@ -290,9 +293,10 @@ func searchOne(cfg *Config, t Target, buf []byte) *Result {
 // Agent, id and title the caller did not know are looked up only when there
 // is a hit.
 //
-// The file is read once, a first block of 64 KiB (a first hit is usually
-// early), then blocks of buf: each candidate line that lies whole in a block is decoded at once, until
-// the first hit. A candidate line longer than the block (or across two
+// The file is read once, a first block of firstBlock bytes (a first hit is
+// usually in the first lines: no need to copy 128 KiB out of the page cache
+// for it), then blocks of buf: each candidate line that lies whole in a
+// block is decoded at once, until the first hit. A candidate line longer than the block (or across two
 // blocks) is read from there on line by line.
 func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, buf []byte, res *Result) *Result {
 	width := cfg.Context
@@ -324,7 +328,7 @@ func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, 
 		return res
 	}
 	rest := 0 // the line to read on from, line by line
-	err = pre.ScanLineBytes(f, buf, 64<<10, func(line int, raw []byte) error {
+	err = pre.ScanLineBytes(f, buf, firstBlock, func(line int, raw []byte) error {
 		if raw == nil {
 			rest = line
 			return errStop
