@@ -101,6 +101,7 @@ func piInfoVerdict(agent string) func(*sessfmt.Registry, string, os.FileInfo) (*
 			}
 			s := piSession(agent, path, st, li)
 			verdict(sess, s)
+			sess.DoneListing()
 			return s, nil
 		}
 		s, err := info(path, st)

@@ -1,6 +1,9 @@
 package pi
 
 import (
+	"bufio"
+	"os"
+
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/tree"
 )
@@ -46,10 +49,14 @@ func (f *File) countPi(leaf int) (n int, ok bool, err error) {
 	var lr *lineReader
 	entry := func(i int) (pathEntry, error) {
 		if lr == nil {
-			var err error
-			if lr, err = f.openLines(); err != nil {
+			// A few lines (the newest compaction, context edits, branch
+			// summaries), far apart: a small buffer, not openLines' 1 MiB,
+			// which read a megabyte to get one line.
+			fh, err := os.Open(f.Path)
+			if err != nil {
 				return pathEntry{}, err
 			}
+			lr = &lineReader{f: f, fh: fh, br: bufio.NewReaderSize(fh, 16<<10)}
 		}
 		return lr.entry(i)
 	}

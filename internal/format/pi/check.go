@@ -76,36 +76,28 @@ func (f *File) pathProblems() []problem.Problem {
 	}
 	path, _ := f.Index.Path(leaf)
 	var ps []problem.Problem
-	type call struct {
-		line int
-		id   string
-		name string
-		// dropped: the call is on an assistant message that stopped with
-		// an error or was aborted, which pi-ai's message transform leaves
-		// out when it sends the context: no result is needed.
-		dropped bool
-	}
 	// Sized for every call the pass stored (the path holds at most those,
 	// and about as many results): no growing and rehashing as they come.
 	n := 0
 	if f.facts != nil {
 		n = len(f.facts.calls)
 	}
-	calls := make(map[string]call, n)
-	order := make([]string, 0, n)
-	results := make(map[string]bool, n)
+	sc := getPathScratch(n, f.Index.Len())
+	defer putPathScratch(sc)
+	calls, results, order := sc.calls, sc.results, sc.order
 	// posOf[i] is entry i's position on the path plus one (0: not on it).
-	posOf := make([]int32, f.Index.Len())
+	posOf := sc.posOf
 	for k, i := range path {
 		posOf[i] = int32(k + 1)
 	}
 	// Only message and compaction lines are read, one at a time.
-	var need []int
+	need := sc.need
 	for _, i := range path {
 		if t := f.Entries[i].Type(); t == "message" || t == "compaction" {
 			need = append(need, i)
 		}
 	}
+	sc.need = need
 	err := f.eachPathFact(need, func(i int, lf *lineFact) error {
 		e := &f.Entries[i]
 		k := int(posOf[i]) - 1
@@ -121,7 +113,7 @@ func (f *File) pathProblems() []problem.Problem {
 					if _, seen := calls[tc.id]; !seen {
 						order = append(order, tc.id)
 					}
-					calls[tc.id] = call{line: int(f.Line(i)), id: tc.id, name: tc.name, dropped: lf.dropped}
+					calls[tc.id] = pathCall{line: int(f.Line(i)), name: tc.name, dropped: lf.dropped}
 				}
 			case "toolResult":
 				id := lf.resultID
@@ -158,6 +150,7 @@ func (f *File) pathProblems() []problem.Problem {
 	if err != nil {
 		ps = append(ps, problem.Problem{Code: "read-error", Severity: problem.Error, Message: err.Error()})
 	}
+	sc.order = order
 	for _, id := range order {
 		if c := calls[id]; !results[id] && !c.dropped {
 			ps = append(ps, problem.Problem{Code: CodeToolCallNoResult, Severity: problem.Warning, Line: c.line, ID: id,
@@ -166,6 +159,65 @@ func (f *File) pathProblems() []problem.Problem {
 		}
 	}
 	return ps
+}
+
+// pathCall is a tool call pathProblems met on the path (by id).
+type pathCall struct {
+	line int
+	name string
+	// dropped: the call is on an assistant message that stopped with
+	// an error or was aborted, which pi-ai's message transform leaves
+	// out when it sends the context: no result is needed.
+	dropped bool
+}
+
+// pathScratch is pathProblems' working memory, kept between files
+// (pathScratches): a listing checks thousands of files, and maps and
+// slices made afresh for each were an eighth of its allocations.
+type pathScratch struct {
+	calls   map[string]pathCall
+	results map[string]bool
+	order   []string
+	posOf   []int32 // all zero when pooled
+	need    []int
+}
+
+var pathScratches = make(chan *pathScratch, 8)
+
+// maxPooledPath bounds what a pooled scratch holds (entries, calls):
+// clearing a map costs its capacity, so one grown by a huge file is left
+// to the collector.
+const maxPooledPath = 1 << 16
+
+// getPathScratch returns a scratch with empty maps and slices, posOf of
+// entries zeros; calls is the number of tool calls expected.
+func getPathScratch(calls, entries int) *pathScratch {
+	var sc *pathScratch
+	select {
+	case sc = <-pathScratches:
+	default:
+		sc = &pathScratch{calls: make(map[string]pathCall, calls), results: make(map[string]bool, calls)}
+	}
+	if cap(sc.posOf) < entries {
+		sc.posOf = make([]int32, entries)
+	}
+	sc.posOf = sc.posOf[:entries]
+	return sc
+}
+
+func putPathScratch(sc *pathScratch) {
+	if len(sc.calls) > maxPooledPath || len(sc.results) > maxPooledPath || cap(sc.posOf) > maxPooledPath*4 {
+		return
+	}
+	clear(sc.calls)
+	clear(sc.results)
+	clear(sc.posOf)
+	clear(sc.order) // the ids point into a file's facts
+	sc.order, sc.need = sc.order[:0], sc.need[:0]
+	select {
+	case pathScratches <- sc:
+	default:
+	}
 }
 
 // droppedLabelOrphans recognises pi's fork bug: a fork drops the label

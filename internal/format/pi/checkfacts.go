@@ -246,7 +246,7 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 	}
 	st, _ := b.Aux.(*factStore)
 	if st == nil {
-		st = &factStore{}
+		st = getFactStore()
 		b.Aux = st
 	}
 	sf := storedFact{entry: int32(len(b.Records)), callAt: int32(len(st.calls))}
@@ -320,6 +320,8 @@ type factCollector struct {
 	out checkFacts
 	// cursor is the next fact of the current batch's store.
 	cursor int
+	// started: out's buffers were taken from factStores (first take).
+	started bool
 }
 
 // take is called after the index took record k of batch b; before is the
@@ -329,6 +331,10 @@ type factCollector struct {
 func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
 	if k == 0 {
 		c.cursor = 0
+		if !c.started {
+			c.started = true
+			c.out.factStore = *getFactStore()
+		}
 	}
 	st, _ := b.Aux.(*factStore)
 	var sf *storedFact
@@ -364,12 +370,46 @@ func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
 	o.facts = append(o.facts, nf)
 }
 
-// batchDone clears a batch's facts once the index has taken it.
+// batchDone gives a batch's facts store back to factStores once the index
+// has taken it (the next chunk of this batch takes one again): batches
+// outlive a file (jsonl keeps them between ReadParallel calls), their Aux
+// does not.
 func (c *factCollector) batchDone(b *jsonl.Batch) {
 	if st, _ := b.Aux.(*factStore); st != nil {
-		st.reset()
+		b.Aux = nil
+		putFactStore(st)
 	}
 	c.cursor = 0
+}
+
+// factStores holds reset facts stores between batches and files: a
+// listing reads thousands of files, each of a few chunks, and stores grown
+// afresh for each made a third of the listing's allocations. A channel,
+// not a sync.Pool, which every collection empties.
+var factStores = make(chan *factStore, 32)
+
+// maxPooledArena bounds the arena of a pooled store: one grown by a huge
+// file is left to the collector.
+const maxPooledArena = 8 << 20
+
+func getFactStore() *factStore {
+	select {
+	case st := <-factStores:
+		return st
+	default:
+		return &factStore{}
+	}
+}
+
+func putFactStore(st *factStore) {
+	if cap(st.arena) > maxPooledArena || cap(st.facts) > maxPooledArena/16 || cap(st.calls) > maxPooledArena/16 {
+		return
+	}
+	st.reset()
+	select {
+	case factStores <- st:
+	default:
+	}
 }
 
 // eachToolCall calls fn with the raw id and name of each element of the
@@ -535,4 +575,15 @@ func (lf *lineFact) holdsPlaceholder() bool {
 		}
 	}
 	return false
+}
+
+// releaseFacts gives f's facts buffers back to factStores; f must not be
+// checked again (its facts are gone) and nothing may hold a string a
+// lookup returned (they point into the arena).
+func (f *File) releaseFacts() {
+	if c := f.facts; c != nil {
+		f.facts = nil
+		st := c.factStore
+		putFactStore(&st)
+	}
 }

@@ -25,3 +25,12 @@ func OpenForList(ref sessfmt.Ref, path string) (s *Session, li *ListInfo, err er
 	}
 	return s, li, nil
 }
+
+// DoneListing gives the buffers of a session OpenForList opened back for
+// the next file, once its verdict (sessfmt.VerdictOf) is taken and nothing
+// holds what it returned: s must not be used after.
+func (s *Session) DoneListing() {
+	if s != nil && s.File != nil {
+		s.File.releaseFacts()
+	}
+}
