@@ -2,6 +2,7 @@ package pi
 
 import (
 	"fmt"
+	"hash/maphash"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,7 +85,7 @@ func (f *File) pathProblems() []problem.Problem {
 	}
 	sc := getPathScratch(n, f.Index.Len())
 	defer putPathScratch(sc)
-	calls, results, order := sc.calls, sc.results, sc.order
+	ids := &sc.ids
 	// posOf[i] is entry i's position on the path plus one (0: not on it).
 	posOf := sc.posOf
 	for k, i := range path {
@@ -110,19 +111,23 @@ func (f *File) pathProblems() []problem.Problem {
 			switch e.Role() {
 			case "assistant":
 				for _, tc := range lf.calls {
-					if _, seen := calls[tc.id]; !seen {
-						order = append(order, tc.id)
+					k := ids.find(tc.id)
+					c := &ids.recs[k]
+					if !c.call {
+						c.call = true
+						sc.order = append(sc.order, int32(k))
 					}
-					calls[tc.id] = pathCall{line: int(f.Line(i)), name: tc.name, dropped: lf.dropped}
+					c.line, c.name, c.dropped = int(f.Line(i)), tc.name, lf.dropped
 				}
 			case "toolResult":
 				id := lf.resultID
-				if _, ok := calls[id]; !ok {
+				k := ids.find(id)
+				if c := &ids.recs[k]; !c.call {
 					ps = append(ps, problem.Problem{Code: CodeToolResultNoCall, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
 						Message: fmt.Sprintf("tool result for call %s has no tool call before it on the active path", id),
 						Fix:     "providers reject an unpaired result; fork the session before it (sessctl fork --at)"})
 				}
-				results[id] = true
+				ids.recs[k].result = true
 			}
 		case "compaction":
 			ok, id, isStr := lf.fkOK, lf.fkID, lf.fkStr
@@ -150,54 +155,117 @@ func (f *File) pathProblems() []problem.Problem {
 	if err != nil {
 		ps = append(ps, problem.Problem{Code: "read-error", Severity: problem.Error, Message: err.Error()})
 	}
-	sc.order = order
-	for _, id := range order {
-		if c := calls[id]; !results[id] && !c.dropped {
-			ps = append(ps, problem.Problem{Code: CodeToolCallNoResult, Severity: problem.Warning, Line: c.line, ID: id,
-				Message: fmt.Sprintf("tool call %s (%s) has no result on the active path", id, c.name),
+	for _, k := range sc.order {
+		if c := &ids.recs[k]; !c.result && !c.dropped {
+			ps = append(ps, problem.Problem{Code: CodeToolCallNoResult, Severity: problem.Warning, Line: c.line, ID: c.id,
+				Message: fmt.Sprintf("tool call %s (%s) has no result on the active path", c.id, c.name),
 				Fix:     "sessctl repair --close-tool-calls appends an error result for it"})
 		}
 	}
 	return ps
 }
 
-// pathCall is a tool call pathProblems met on the path (by id).
-type pathCall struct {
+// pathID is a tool call id pathProblems met on the path: in a call
+// (call, with the last such call's line, name and dropped), in a result
+// (result), or both.
+type pathID struct {
+	hash uint64
+	id   string
 	line int
 	name string
 	// dropped: the call is on an assistant message that stopped with
 	// an error or was aborted, which pi-ai's message transform leaves
 	// out when it sends the context: no result is needed.
-	dropped bool
+	dropped, call, result bool
+}
+
+// idTable is a set of pathIDs by id: open addressing over slots (index+1
+// into recs, 0 empty), at most half full. A Go map made per file cost more
+// than the rest of the path rules (its allocation, or clearing a reused
+// one sized by an earlier, bigger file); this one is sized per file over
+// reused memory.
+type idTable struct {
+	slots []int32
+	recs  []pathID
+}
+
+// idSeed hashes the ids (equal ids are compared too: a collision costs a
+// probe, never a wrong answer).
+var idSeed = maphash.MakeSeed()
+
+// reset empties t and sizes it for about n ids.
+func (t *idTable) reset(n int) {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	clear(t.recs) // they point into a file's facts
+	t.recs = t.recs[:0]
+	if cap(t.slots) < size {
+		t.slots = make([]int32, size)
+		return
+	}
+	t.slots = t.slots[:size]
+	clear(t.slots)
+}
+
+// find returns the index in recs of id's record, adding it when new.
+func (t *idTable) find(id string) int {
+	if 2*(len(t.recs)+1) > len(t.slots) {
+		t.grow()
+	}
+	h := maphash.String(idSeed, id)
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := t.slots[i]
+		if s == 0 {
+			t.recs = append(t.recs, pathID{hash: h, id: id})
+			t.slots[i] = int32(len(t.recs))
+			return len(t.recs) - 1
+		}
+		if r := &t.recs[s-1]; r.hash == h && r.id == id {
+			return int(s - 1)
+		}
+	}
+}
+
+func (t *idTable) grow() {
+	t.slots = make([]int32, 2*max(len(t.slots), 8))
+	mask := uint64(len(t.slots) - 1)
+	for k := range t.recs {
+		i := t.recs[k].hash & mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = int32(k + 1)
+	}
 }
 
 // pathScratch is pathProblems' working memory, kept between files
-// (pathScratches): a listing checks thousands of files, and maps and
-// slices made afresh for each were an eighth of its allocations.
+// (pathScratches): a listing checks thousands of files.
 type pathScratch struct {
-	calls   map[string]pathCall
-	results map[string]bool
-	order   []string
-	posOf   []int32 // all zero when pooled
-	need    []int
+	ids   idTable
+	order []int32 // the recs of ids in the order of their first call
+	posOf []int32 // all zero when pooled
+	need  []int
 }
 
 var pathScratches = make(chan *pathScratch, 8)
 
-// maxPooledPath bounds what a pooled scratch holds (entries, calls):
-// clearing a map costs its capacity, so one grown by a huge file is left
-// to the collector.
+// maxPooledPath bounds what a pooled scratch holds (ids, entries): one
+// grown by a huge file is left to the collector.
 const maxPooledPath = 1 << 16
 
-// getPathScratch returns a scratch with empty maps and slices, posOf of
-// entries zeros; calls is the number of tool calls expected.
+// getPathScratch returns an empty scratch sized for about calls tool
+// calls, with posOf of entries zeros.
 func getPathScratch(calls, entries int) *pathScratch {
 	var sc *pathScratch
 	select {
 	case sc = <-pathScratches:
 	default:
-		sc = &pathScratch{calls: make(map[string]pathCall, calls), results: make(map[string]bool, calls)}
+		sc = &pathScratch{}
 	}
+	sc.ids.reset(calls)
 	if cap(sc.posOf) < entries {
 		sc.posOf = make([]int32, entries)
 	}
@@ -206,14 +274,12 @@ func getPathScratch(calls, entries int) *pathScratch {
 }
 
 func putPathScratch(sc *pathScratch) {
-	if len(sc.calls) > maxPooledPath || len(sc.results) > maxPooledPath || cap(sc.posOf) > maxPooledPath*4 {
+	if cap(sc.ids.slots) > 4*maxPooledPath || cap(sc.posOf) > 16*maxPooledPath {
 		return
 	}
-	clear(sc.calls)
-	clear(sc.results)
 	clear(sc.posOf)
-	clear(sc.order) // the ids point into a file's facts
-	sc.order, sc.need = sc.order[:0], sc.need[:0]
+	clear(sc.ids.recs)
+	sc.ids.recs, sc.order, sc.need = sc.ids.recs[:0], sc.order[:0], sc.need[:0]
 	select {
 	case pathScratches <- sc:
 	default:
