@@ -343,6 +343,9 @@ type reader struct {
 	// types and roles are a handful of strings met on nearly every line,
 	// and comparing with one of them costs less than a map lookup.
 	recent [16]string
+	// kinds caches kindOf's answers (kindOf takes a lock and hashes both
+	// strings), by the strings' lengths.
+	kinds [16]kindCached
 	// idHash is tree.HashString of the id of the record take is given,
 	// when idHashOK (the parallel pass's workers computed it).
 	idHash   uint64
@@ -462,6 +465,25 @@ func noBackslash(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// kindCached is one of reader.kinds.
+type kindCached struct {
+	typ, role string
+	kind      uint16
+	ok        bool
+}
+
+// kindOf is the package's kindOf through a cache: typ and role are most
+// often the same interned strings, whose comparison is a pointer test.
+func (rd *reader) kindOf(typ, role string) uint16 {
+	c := &rd.kinds[(len(typ)*7+len(role))&15]
+	if c.ok && c.typ == typ && c.role == role {
+		return c.kind
+	}
+	k := kindOf(typ, role)
+	*c = kindCached{typ, role, k, true}
+	return k
 }
 
 // take adds one record.
@@ -616,7 +638,7 @@ func (rd *reader) take(rec *jsonl.Record) {
 		flags |= flagNoID
 		id = noIDKey
 	}
-	e := newEntry(rec.Offset, rec.Len(), kindOf(typ, role), flags)
+	e := newEntry(rec.Offset, rec.Len(), rd.kindOf(typ, role), flags)
 	var v *fastjson.Value
 	switch typ {
 	case "message":
