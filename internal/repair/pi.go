@@ -226,6 +226,9 @@ var gluedType = regexp.MustCompile(`\{"type":"`)
 var (
 	serialScan    = false
 	scanChunkSize = 0
+	// elideMin is the shortest string elidedFields leaves out (tests
+	// lower it so that every line's strings are left out).
+	elideMin = jsonl.ElidedMin
 )
 
 // scanState is what the scan carries from line to line: a run of
@@ -235,6 +238,10 @@ type scanState struct {
 	fp       fastjson.Parser
 	run      []rejectRec
 	runBytes int
+	// el and small read an object line longer than a chunk without
+	// holding it (elidedFields).
+	el    *jsonl.Elider
+	small []byte
 }
 
 func (st *scanState) flush(p *planner) {
@@ -317,7 +324,15 @@ func (p *planner) scanParallel(f *os.File, st *scanState) error {
 			if sl != nil && k < len(sl.v) {
 				v = sl.v[k]
 			}
-			if rec.Streamed {
+			if rec.Streamed && rec.Kind == jsonl.Object && !rec.BOM && v == nil {
+				// an object line longer than a chunk: its fields are read
+				// from a copy without its long strings
+				var err error
+				if v, err = p.elidedFields(f, rec, st); err != nil {
+					return err
+				}
+			}
+			if rec.Streamed && v == nil {
 				line, err := jsonl.ReadLineAt(f, rec.Offset, rec.Len())
 				if err != nil {
 					return err
@@ -339,6 +354,59 @@ func (p *planner) scanParallel(f *os.File, st *scanState) error {
 		}
 		return nil
 	})
+}
+
+// elidedFields is p.fields of an object line too long to hold (a line
+// longer than a chunk, which ReadParallel does not keep): the line is read
+// through a jsonl.Elider, its string values over jsonl.ElidedMin bytes left
+// out (member names never are), and the small copy is parsed. The fields
+// repair reads are top-level ids and types, short in any real session;
+// when one of them is a left-out string, it returns nil and the line is
+// read whole, as before. The line is never held: memory stays with the
+// copy (the line less its long strings).
+func (p *planner) elidedFields(f *os.File, rec *jsonl.Record, st *scanState) (*vline, error) {
+	if st.el == nil {
+		st.el = jsonl.NewElider(elideMin)
+	}
+	st.el.Refs = st.el.Refs[:0]
+	small, err := st.el.Elide(st.small[:0], io.NewSectionReader(f, rec.Offset, rec.Len()), rec.Offset)
+	if err != nil {
+		return nil, err
+	}
+	st.small = small
+	small = bytes.TrimSuffix(small, []byte("\n"))
+	small = bytes.TrimSuffix(small, []byte("\r"))
+	val, err := st.fp.ParseBytes(small)
+	if err != nil || val.Type() != fastjson.TypeObject {
+		return nil, nil
+	}
+	if readsElided(val) {
+		return nil, nil
+	}
+	return p.fields(val), nil
+}
+
+// readKeys are the top-level members repair reads from a line (pi's and
+// Claude Code's fields) or edits (editKeys).
+var readKeys = func() map[string]bool {
+	m := map[string]bool{"type": true, "timestamp": true, "isSidechain": true}
+	for _, k := range editKeys {
+		m[k] = true
+	}
+	return m
+}()
+
+// readsElided reports whether a member repair reads is a left-out string
+// (or holds one).
+func readsElided(v *fastjson.Value) bool {
+	o, _ := v.Object()
+	found := false
+	o.Visit(func(key []byte, x *fastjson.Value) {
+		if readKeys[string(key)] && x.Type() == fastjson.TypeString && jsonl.HoldsBytes(x.GetStringBytes()) {
+			found = true
+		}
+	})
+	return found
 }
 
 // line takes one line; v is what fields gives for an object line.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -129,6 +130,42 @@ func (p *planner) lineBytes(ra io.ReaderAt, v *vline) ([]byte, error) {
 	return b, nil
 }
 
+// copyLine writes an unchanged original line as emit writes what
+// lineBytes gives (the line without its newline and, when crlf, its '\r';
+// then '\r' when crlf, and '\n'), copying it from ra in pieces.
+func copyLine(w io.Writer, ra io.ReaderAt, v *vline) error {
+	n := v.n
+	var tail [2]byte
+	k := min(n, 2)
+	if m, err := ra.ReadAt(tail[:k], v.off+n-k); int64(m) < k {
+		if err == nil || errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF // the file is shorter than recorded
+		}
+		return err
+	}
+	t := tail[:k]
+	if len(t) > 0 && t[len(t)-1] == '\n' {
+		n--
+		t = t[:len(t)-1]
+	}
+	if v.crlf && len(t) > 0 && t[len(t)-1] == '\r' {
+		n--
+	}
+	if m, err := io.Copy(w, io.NewSectionReader(ra, v.off, n)); m < n {
+		if err == nil {
+			err = io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	if v.crlf {
+		if _, err := w.Write([]byte{'\r'}); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write([]byte{'\n'})
+	return err
+}
+
 // render applies the line's edits.
 func (v *vline) render(b []byte) ([]byte, error) {
 	for _, key := range editKeys {
@@ -189,6 +226,13 @@ type verifier func(r io.Reader) (errs []string, remaining []problem.Problem, err
 func (p *planner) emit(w io.Writer, ra io.ReaderAt) error {
 	out := bufio.NewWriterSize(w, 1<<20)
 	for _, v := range p.lines {
+		if v.bytes == nil && len(v.edits) == 0 && v.n > jsonl.LongLine {
+			// a long line kept as it is: copied, not held
+			if err := copyLine(out, ra, v); err != nil {
+				return err
+			}
+			continue
+		}
 		b, err := p.lineBytes(ra, v)
 		if err != nil {
 			return err
