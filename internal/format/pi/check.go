@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/sessctl/sessctl/internal/blob"
-	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
 	"github.com/sessctl/sessctl/internal/tree"
 )
@@ -393,8 +392,8 @@ func listingFailsOf(m, roleRaw, c []byte) (string, bool) {
 	default:
 		return "a message entry whose message is not an object", true
 	}
-	role, _ := jsonl.String(roleRaw)
-	if role != "user" && role != "assistant" {
+	role := word(roleRaw) // no allocation: this runs for every message
+	if string(role) != "user" && string(role) != "assistant" {
 		return "", false
 	}
 	if c == nil || c[0] == '"' || c[0] == '[' {

@@ -264,7 +264,7 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 		}
 		switch r := word(role); string(r) {
 		case "assistant":
-			if s, _ := jsonl.String(stop); s == "error" || s == "aborted" {
+			if s := word(stop); string(s) == "error" || string(s) == "aborted" {
 				sf.flags |= sfDropped
 			}
 			eachToolCall(content, func(id, name []byte) {
@@ -333,7 +333,11 @@ func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
 		c.cursor = 0
 		if !c.started {
 			c.started = true
-			c.out.factStore = *getFactStore()
+			select {
+			case st := <-outStores:
+				c.out.factStore = *st
+			default:
+			}
 		}
 	}
 	st, _ := b.Aux.(*factStore)
@@ -392,6 +396,10 @@ var factStores = make(chan *factStore, 32)
 // file is left to the collector.
 const maxPooledArena = 8 << 20
 
+// outStores is factStores for the files' stores (factCollector.out,
+// released by File.releaseFacts), which grow bigger than a batch's.
+var outStores = make(chan *factStore, 8)
+
 func getFactStore() *factStore {
 	select {
 	case st := <-factStores:
@@ -401,13 +409,15 @@ func getFactStore() *factStore {
 	}
 }
 
-func putFactStore(st *factStore) {
+func putFactStore(st *factStore) { putStore(factStores, st) }
+
+func putStore(pool chan *factStore, st *factStore) {
 	if cap(st.arena) > maxPooledArena || cap(st.facts) > maxPooledArena/16 || cap(st.calls) > maxPooledArena/16 {
 		return
 	}
 	st.reset()
 	select {
-	case factStores <- st:
+	case pool <- st:
 	default:
 	}
 }
@@ -584,6 +594,6 @@ func (f *File) releaseFacts() {
 	if c := f.facts; c != nil {
 		f.facts = nil
 		st := c.factStore
-		putFactStore(&st)
+		putStore(outStores, &st)
 	}
 }
