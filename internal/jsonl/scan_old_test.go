@@ -304,9 +304,10 @@ func (s *oldScanner) str() bool {
 	}
 }
 
-// BenchmarkScannerOldNew runs the old and the new Scanner over the same
-// input in one binary (SESSCTL_BENCH_FILE, as BenchmarkScanFile, and the
-// in-memory pi corpus of BenchmarkExtract), alternating:
+// BenchmarkScannerOldNew runs the old Scanner (798701b), the Scanner of
+// 31833fa (head: the portable string scan, scan_head_test.go) and the
+// current one over the same input in one binary (SESSCTL_BENCH_FILE, as
+// BenchmarkScanFile, and the in-memory pi corpus of BenchmarkExtract):
 //
 //	SESSCTL_BENCH_FILE=/tmp/sessctl-bench-data/pi-1GB.jsonl go test -run='^$' \
 //	  -bench=ScannerOldNew -benchtime=5x -count=5 -cpu=1 ./internal/jsonl
@@ -324,19 +325,30 @@ func BenchmarkScannerOldNew(b *testing.B) {
 		for _, l := range lines {
 			n += len(l) + 1
 		}
-		old, cur := newOldScanner(piCapture), NewScanner(piCapture)
-		for _, impl := range []string{"old", "new"} {
+		old, head, cur := newOldScanner(piCapture), newHeadScanner(piCapture), NewScanner(piCapture)
+		for _, impl := range []string{"old", "head", "new"} {
 			b.Run(name+"/"+impl, func(b *testing.B) {
 				b.SetBytes(int64(n))
 				cpu0, runs := processCPU(), 0
 				for b.Loop() {
-					for _, l := range lines {
-						if impl == "old" {
+					switch impl {
+					case "old":
+						for _, l := range lines {
 							if old.Scan(l) {
 								sinkInt++
 							}
-						} else if cur.Scan(l) {
-							sinkInt++
+						}
+					case "head":
+						for _, l := range lines {
+							if head.Scan(l) {
+								sinkInt++
+							}
+						}
+					default:
+						for _, l := range lines {
+							if cur.Scan(l) {
+								sinkInt++
+							}
 						}
 					}
 					runs++
@@ -349,19 +361,24 @@ func BenchmarkScannerOldNew(b *testing.B) {
 	}
 }
 
-// TestOldScannerAgrees checks that the kept old Scanner and the new one
-// give the same verdicts and captures on the pi corpus, so that the
+// TestOldScannerAgrees checks that the kept old and head Scanners and the new
+// one give the same verdicts and captures on the pi corpus, so that the
 // benchmark compares like with like.
 func TestOldScannerAgrees(t *testing.T) {
-	old, cur := newOldScanner(piCapture), NewScanner(piCapture)
+	old, head, cur := newOldScanner(piCapture), newHeadScanner(piCapture), NewScanner(piCapture)
 	for i, l := range getCorpusN("pi", 4<<20).lines {
-		a, c := old.Scan(l), cur.Scan(l)
-		if a != c {
-			t.Fatalf("line %d: old %v, new %v", i, a, c)
+		a, h, c := old.Scan(l), head.Scan(l), cur.Scan(l)
+		if a != c || h != c {
+			t.Fatalf("line %d: old %v, head %v, new %v", i, a, h, c)
 		}
 		for k := range old.Top {
-			if !bytes.Equal(old.Top[k], cur.Top[k]) {
+			if !bytes.Equal(old.Top[k], cur.Top[k]) || !bytes.Equal(head.Top[k], cur.Top[k]) {
 				t.Fatalf("line %d: Top[%d] differs", i, k)
+			}
+		}
+		for k := range head.Sub {
+			if !bytes.Equal(head.Sub[k], cur.Sub[k]) {
+				t.Fatalf("line %d: Sub[%d] differs", i, k)
 			}
 		}
 	}

@@ -23,12 +23,6 @@ func scanStringLong(b []byte, i int) (end int, esc, ok bool) {
 	if !hasAVX2 || len(b) < 64 {
 		return scanStringSWAR(b, i)
 	}
-	return scanStringAVX2(b, i)
-}
-
-// scanStringAVX2 validates the string starting at b[i] == '"' with
-// scanStrAVX2 (len(b) >= 64), checking the escapes it hands back.
-func scanStringAVX2(b []byte, i int) (end int, esc, ok bool) {
 	i++
 	for {
 		k, r := scanStrAVX2(b, i)
@@ -39,6 +33,8 @@ func scanStringAVX2(b []byte, i int) (end int, esc, ok bool) {
 		case 1:
 			return k, esc, false
 		}
+		// b[k] is a backslash whose escape is \u or invalid.
+		esc = true
 		if k+1 >= len(b) {
 			return k, esc, false
 		}

@@ -2,30 +2,9 @@
 
 #include "textflag.h"
 
-// func scanStrAVX2(b []byte, i int) (k, r int)
-//
-// Scans the body of a JSON string from b[i] (b[i] is not escaped by a
-// backslash before it; len(b) >= 64), 64 bytes a step, with AVX2 and BMI.
-// Each step makes bit masks of the quotes (R8), backslashes (R9) and bytes
-// below 0x20 (R10) of 64 bytes; a step holding none of them costs one
-// VPTEST. Otherwise the bytes escaped by a backslash are marked with the
-// carry-propagating addition of simdjson (in a run of backslashes every
-// second one escapes the next byte, counted from the run's first), the
-// first unescaped quote ends the string, a control byte before it makes the
-// string invalid, and each escaped byte before it must be one of " \ / b f
-// n r t (the escapes table, 2). A run that escapes the first byte of the
-// next step makes the next step start at its last backslash instead (so no
-// carry is kept between steps). Fewer than 64 bytes left: one step over the
-// last 64 bytes of b, its masks shifted to start at i.
-//
-// r&1 is set when an escape was passed; r>>1 says what k is:
-//
-//	0: the string ends at k (just past its closing quote)
-//	1: the string is invalid at k (a control byte, or no closing quote)
-//	2: b[k] is a backslash whose escape is not a two-byte one (\u, or
-//	   invalid): the caller checks it (skipEscape) and resumes after it
 // Low- and high-nibble classes of the two-byte escapes (" \\ / b f n r t),
-// each table twice for the two lanes of VPSHUFB, and 0x0f bytes.
+// each table twice for the two lanes of VPSHUFB; 0x0f bytes; then the
+// bytes the scan broadcasts: '"', '\\', 0x1f.
 DATA nibbles<>+0x00(SB)/8, $0x00040008000d0000 // lo: 2 ", b, r; 4 t; 6 f
 DATA nibbles<>+0x08(SB)/8, $0x0104000200000000 // lo: c \\; e n; f /
 DATA nibbles<>+0x10(SB)/8, $0x00040008000d0000
@@ -38,21 +17,41 @@ DATA nibbles<>+0x40(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA nibbles<>+0x48(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA nibbles<>+0x50(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA nibbles<>+0x58(SB)/8, $0x0f0f0f0f0f0f0f0f
-GLOBL nibbles<>(SB), RODATA|NOPTR, $96
+DATA nibbles<>+0x60(SB)/1, $0x22
+DATA nibbles<>+0x61(SB)/1, $0x5c
+DATA nibbles<>+0x62(SB)/1, $0x1f
+GLOBL nibbles<>(SB), RODATA|NOPTR, $104
 
+// func scanStrAVX2(b []byte, i int) (k, r int)
+//
+// Scans the body of a JSON string from b[i] (b[i] is not escaped by a
+// backslash before it; len(b) >= 64), 64 bytes a step, with AVX2 and BMI.
+// Each step makes bit masks of the quotes (R8), backslashes (R9) and bytes
+// below 0x20 (R10) of 64 bytes; a step holding none of them costs one
+// VPTEST. Otherwise the bytes escaped by a backslash are marked with the
+// carry-propagating addition of simdjson (in a run of backslashes every
+// second one escapes the next byte, counted from the run's first), the
+// first unescaped quote ends the string, a control byte before it makes the
+// string invalid, and each escaped byte before it must be one of " \ / b f
+// n r t (checked by nibbles with VPSHUFB), else it is handed back. A run
+// that escapes the first byte of the next step makes the next step start
+// at its last backslash instead (so no carry is kept between steps). Fewer
+// than 64 bytes left: one step over the last 64 bytes of b, its masks
+// shifted to start at i.
+//
+// r&1 is set when an escape was passed; r>>1 says what k is:
+//
+//	0: the string ends at k (just past its closing quote)
+//	1: the string is invalid at k (a control byte, or no closing quote)
+//	2: b[k] is a backslash whose escape is not a two-byte one (\u, or
+//	   invalid): the caller checks it (skipEscape) and resumes after it
 TEXT ·scanStrAVX2(SB), NOSPLIT, $0-48
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), BX
 	MOVQ i+24(FP), DI
-	MOVL $0x22, AX
-	MOVQ AX, X0
-	VPBROADCASTB X0, Y0 // '"'
-	MOVL $0x5c, AX
-	MOVQ AX, X1
-	VPBROADCASTB X1, Y1 // '\\'
-	MOVL $0x1f, AX
-	MOVQ AX, X2
-	VPBROADCASTB X2, Y2 // 0x1f: x <= 0x1f is min(x, 0x1f) == x
+	VPBROADCASTB nibbles<>+0x60(SB), Y0 // '"'
+	VPBROADCASTB nibbles<>+0x61(SB), Y1 // '\\'
+	VPBROADCASTB nibbles<>+0x62(SB), Y2 // 0x1f: x <= 0x1f is min(x, 0x1f) == x
 	XORL R12, R12       // 1 once an escape was passed
 	MOVQ $0x5555555555555555, R13
 

@@ -30,8 +30,9 @@ func refString(b []byte, i int) (end int, esc, ok bool) {
 
 // stringScans are the implementations held equal to refString: the
 // dispatching scanString (inline first word, then assembly or SWAR), the
-// portable scanStringSWAR and the AVX2 assembly scan alone (which needs a
-// buffer of 64 bytes or more; checkScans pads the input for it).
+// portable scanStringSWAR and scanStringLong, which is the AVX2 assembly
+// scan where the processor has it and the buffer is 64 bytes or longer
+// (checkScans pads the input for it).
 var stringScans = []struct {
 	name string
 	fn   func(b []byte, i int) (int, bool, bool)
@@ -39,7 +40,7 @@ var stringScans = []struct {
 }{
 	{"scanString", scanString, false},
 	{"scanStringSWAR", scanStringSWAR, false},
-	{"scanStringAVX2", scanStringAVX2, true},
+	{"scanStringLong", scanStringLong, true},
 }
 
 // checkScans compares every string scan with refString for the string

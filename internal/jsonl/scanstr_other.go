@@ -9,7 +9,3 @@ const hasAVX2 = false
 // scanStringLong is scanString past its inline first word: the portable
 // scanStringSWAR (scanstr_amd64.go has the AVX2 version).
 func scanStringLong(b []byte, i int) (end int, esc, ok bool) { return scanStringSWAR(b, i) }
-
-// scanStringAVX2 is scanStringSWAR where there is no assembly scan, so
-// that the tests comparing the two build everywhere.
-func scanStringAVX2(b []byte, i int) (end int, esc, ok bool) { return scanStringSWAR(b, i) }
