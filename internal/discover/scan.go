@@ -154,12 +154,29 @@ func Scan(opts Options) *Result {
 	if total > 0 {
 		reg = newRegistry(opts.Env)
 	}
+	// Largest first, so that no big file is left to the end, read while
+	// the other workers have nothing left to do (the small ones fill the
+	// gaps at the end).
+	sort.SliceStable(todo, func(a, b int) bool { return jobs[todo[a]].st.Size() > jobs[todo[b]].st.Size() })
 	// Big files one at a time: each is read by a worker per CPU already,
 	// and two at once hold two files' chunks and indexes. A worker that
 	// finds the big file's turn taken sets the file aside and goes on with
-	// small ones; set-aside files are taken at the end, in turn.
+	// small ones; a worker takes a set-aside file, biggest first, as soon
+	// as the turn is free, and the rest at the end, in turn.
 	var bigMu, laterMu sync.Mutex
 	var later []int
+	// takeLater returns a set-aside file when the big file's turn is free
+	// (then taken), without waiting.
+	takeLater := func() (int, bool) {
+		laterMu.Lock()
+		defer laterMu.Unlock()
+		if len(later) == 0 || !bigMu.TryLock() {
+			return 0, false
+		}
+		i := later[0]
+		later = later[1:]
+		return i, true
+	}
 	summarise := func(i int, big bool) {
 		j := jobs[i]
 		var s *Session
@@ -189,6 +206,10 @@ func Scan(opts Options) *Result {
 		go func() {
 			defer wg.Done()
 			for {
+				if i, ok := takeLater(); ok {
+					summarise(i, true)
+					continue
+				}
 				k := int(next.Add(1)) - 1
 				if k >= total {
 					break
