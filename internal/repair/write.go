@@ -268,6 +268,10 @@ func (p *planner) writeVerified(ra io.ReaderAt, snap safewrite.Snapshot, openCla
 			return fmt.Errorf("the rejected lines cannot be kept in %s: %w (nothing was changed)", side, err)
 		}
 	}
+	at, err := p.plannedContent(ra, snap.Size)
+	if err != nil {
+		return err
+	}
 	w, err := safewrite.Begin(p.path, safewrite.Options{Snapshot: &snap, DryRun: p.opts.DryRun, NoBackup: p.opts.NoBackup,
 		OpenClawLock: openClawLock, Checkpoint: stepper("session:")})
 	if err != nil {
@@ -281,7 +285,7 @@ func (p *planner) writeVerified(ra io.ReaderAt, snap safewrite.Snapshot, openCla
 	}
 	done := make(chan verdict, 1)
 	go func() {
-		left, rest, err := verify(pr)
+		left, rest, err := verify(verifyReader{pr, at})
 		io.Copy(io.Discard, pr)
 		done <- verdict{left, rest, err}
 	}()
