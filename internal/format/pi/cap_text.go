@@ -52,7 +52,7 @@ func (s *Session) Texts(opts sessfmt.TextOptions, fn func(*sessfmt.Text) error) 
 				base.Time = t
 			}
 		}
-		return entryTexts(v, base, kinds, fn)
+		return entryTexts(v, trimBOM(raw), base, kinds, fn)
 	})
 }
 
@@ -63,7 +63,8 @@ func trimBOM(b []byte) []byte {
 	return b
 }
 
-func entryTexts(v *fastjson.Value, base sessfmt.Text, kinds sessfmt.TextKind, fn func(*sessfmt.Text) error) error {
+// entryTexts gives the texts of the record v parsed from line.
+func entryTexts(v *fastjson.Value, line []byte, base sessfmt.Text, kinds sessfmt.TextKind, fn func(*sessfmt.Text) error) error {
 	emit := func(k sessfmt.TextKind, role, text string) error {
 		if k&kinds == 0 || text == "" {
 			return nil
@@ -78,7 +79,17 @@ func entryTexts(v *fastjson.Value, base sessfmt.Text, kinds sessfmt.TextKind, fn
 		if msg == nil {
 			return nil
 		}
-		m := toModel(msg.MarshalTo(nil))
+		m, ok := fastMessage(msg, line)
+		if !ok {
+			// fastMessage may have unescaped the message's keys in msg
+			// (fastjson does so in place): toModel reads a fresh parse,
+			// as before.
+			var p fastjson.Parser
+			if v2, err := p.ParseBytes(line); err == nil {
+				msg = v2.Get("message")
+			}
+			m = toModel(msg.MarshalTo(nil))
+		}
 		if !m.Time.IsZero() {
 			base.Time = m.Time
 		}
@@ -128,7 +139,7 @@ func (Format) LineTexts(line int, raw []byte, kinds sessfmt.TextKind, fn func(*s
 			base.Time = t
 		}
 	}
-	return entryTexts(v, base, kinds, fn)
+	return entryTexts(v, trimBOM(raw), base, kinds, fn)
 }
 
 var _ sessfmt.LineTexter = Format{}
