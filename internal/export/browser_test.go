@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"fmt"
 	"image"
 	"image/color"
@@ -181,5 +182,16 @@ func TestBrowserShowsEmbeddedImages(t *testing.T) {
 	t.Logf("red pixels: %d with the embedded image, %d without", with, without)
 	if with < 80*50/2 || without != 0 {
 		t.Fatalf("red pixels: %d with the image (want about %d), %d without (want 0)", with, 80*50, without)
+	}
+	// the same image as Claude Code stores it (base64 in the session
+	// file, embedded from there) and as OpenCode does (a data: URL)
+	b64 := base64.StdEncoding.EncodeToString(pb.Bytes())
+	for _, text := range []string{b64, "data:image/png;base64," + b64} {
+		d.Messages[0].Blocks[1] = refBlock(t, text)
+		fromFile := redPixels(screenshot(t, bin, page(nil)))
+		t.Logf("red pixels: %d with the image read from the file (%.22s…)", fromFile, text)
+		if fromFile < 80*50/2 {
+			t.Fatalf("red pixels: %d with the image from the file (want about %d)", fromFile, 80*50)
+		}
 	}
 }

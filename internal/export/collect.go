@@ -36,6 +36,20 @@ func (k *sink) Message(m *model.Message) error {
 // their bytes).
 func (k *sink) TakesTextRefs() bool { return true }
 
+// TakesImageRefs: an image whose bytes are base64 in the session file
+// (Claude Code, OpenCode's JSON store) comes with where they are
+// (model.Block.LongText of an image block), and a Claude Code tool
+// result's images follow it as image blocks; the HTML page embeds them
+// from the file as it is written. Formats that do not know the method
+// ignore it.
+func (k *sink) TakesImageRefs() bool { return true }
+
+// imageDataer is a session that holds its images' bytes as data: URLs and
+// gives them by the image block's ID (OpenCode).
+type imageDataer interface {
+	ImageData(id string) (string, bool)
+}
+
 // Collect reads the conversation s rebuilds at its leaf (what show prints)
 // and its entry tree when it has one.
 func Collect(s sessfmt.Session, opts sessfmt.ContextOptions) (*Doc, error) {
@@ -44,6 +58,9 @@ func Collect(s sessfmt.Session, opts sessfmt.ContextOptions) (*Doc, error) {
 		return nil, sessfmt.Unsupported(s, "export")
 	}
 	d := &Doc{Ref: s.Ref().String()}
+	if x, ok := s.(imageDataer); ok {
+		d.imageData = x.ImageData
+	}
 	meta := s.Meta()
 	d.Title, d.Agent, d.ID = meta.Title, meta.Agent, meta.ID
 	if d.Agent == "" {

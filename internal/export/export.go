@@ -39,6 +39,9 @@ type Doc struct {
 	// Images are the bytes of the image blocks of Messages, in order, for
 	// HTML to embed (LoadImages); nil: images are described.
 	Images []Image
+	// imageData gives the data: URL of an image block by its ID, for a
+	// session that holds its images' bytes so (OpenCode's ImageData).
+	imageData func(id string) (string, bool)
 }
 
 // Branch is one branch that is not the active path.

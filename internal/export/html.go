@@ -130,13 +130,13 @@ func HTML(w io.Writer, d *Doc, o Options) error {
 	if countImages(msgs) == len(d.Images) { // Filter keeps every image block
 		imgs = d.Images
 	}
-	if err := writeHTMLMessages(bw, msgs, o, "m", "h2", imgs); err != nil {
+	if err := writeHTMLMessages(bw, msgs, o, "m", "h2", imgs, d.imageData); err != nil {
 		return err
 	}
 	bw.WriteString("</section>\n")
 	for bi, ms := range branches {
 		fmt.Fprintf(bw, "<section class=\"branch\" id=\"branch-%d\" aria-label=\"branch\">\n<h2>Branch to %s</h2>\n", bi+1, e(clean(d.Branches[bi].Leaf)))
-		if err := writeHTMLMessages(bw, ms, o, fmt.Sprintf("b%d", bi), "h3", nil); err != nil {
+		if err := writeHTMLMessages(bw, ms, o, fmt.Sprintf("b%d", bi), "h3", nil, d.imageData); err != nil {
 			return err
 		}
 		bw.WriteString("</section>\n")
@@ -165,7 +165,7 @@ func anchorID(prefix, id string) string {
 
 // writeHTMLMessages writes ms; imgs, when not nil, are the bytes of their
 // image blocks in order.
-func writeHTMLMessages(w *bufio.Writer, ms []model.Message, o Options, prefix, h string, imgs []Image) error {
+func writeHTMLMessages(w *bufio.Writer, ms []model.Message, o Options, prefix, h string, imgs []Image, imageData func(string) (string, bool)) error {
 	e := html.EscapeString
 	nimg := 0
 	for i := range ms {
@@ -207,7 +207,7 @@ func writeHTMLMessages(w *bufio.Writer, ms []model.Message, o Options, prefix, h
 				}
 				nimg++
 			}
-			if err := writeHTMLBlock(w, &m.Blocks[j], o, im); err != nil {
+			if err := writeHTMLBlock(w, &m.Blocks[j], o, im, imageData); err != nil {
 				return err
 			}
 		}
@@ -219,8 +219,8 @@ func writeHTMLMessages(w *bufio.Writer, ms []model.Message, o Options, prefix, h
 // writeHTMLBlock writes one block; im is an image block's bytes (nil or
 // without data: the image is described). A text in the file (LongText) is
 // written as it is read, never held.
-func writeHTMLBlock(w *bufio.Writer, b *model.Block, o Options, im *Image) error {
-	if b.LongText != nil {
+func writeHTMLBlock(w *bufio.Writer, b *model.Block, o Options, im *Image, imageData func(string) (string, bool)) error {
+	if b.LongText != nil && b.Kind != "image" {
 		return writeHTMLLong(w, b, o, im)
 	}
 	e := html.EscapeString
@@ -254,6 +254,23 @@ func writeHTMLBlock(w *bufio.Writer, b *model.Block, o Options, im *Image) error
 			enc.Close()
 			fmt.Fprintf(w, "\" alt=\"%s\"><figcaption>%s</figcaption></figure>\n", desc, desc)
 			return nil
+		}
+		var src imageSource
+		switch {
+		case b.LongText != nil:
+			// base64 in the session file (Claude Code): decoded and
+			// checked, then written, never held
+			src = refImage(b.LongText)
+		case imageData != nil && b.ID != "":
+			// a data: URL the session holds (OpenCode)
+			if url, ok := imageData(b.ID); ok {
+				src = urlImage(url)
+			}
+		}
+		if src != nil {
+			if ok, err := writeSourceImage(w, b, src); ok || err != nil {
+				return err
+			}
 		}
 		fmt.Fprintf(w, "<p class=\"note\">[%s]</p>\n", e(clean(imageText(b))))
 	default:
@@ -307,7 +324,7 @@ func writeHTMLLong(w *bufio.Writer, b *model.Block, o Options, im *Image) error 
 	if err := holdText(&c); err != nil {
 		return err
 	}
-	return writeHTMLBlock(w, &c, o, im)
+	return writeHTMLBlock(w, &c, o, im, nil)
 }
 
 // writeTreeNav draws the entry tree as nested lists inside a folded

@@ -249,7 +249,7 @@ func writeLongHTML(w *bufio.Writer, ref *model.TextRef) error {
 // holdText reads a long text into b.Text (for what needs it whole:
 // redaction).
 func holdText(b *model.Block) error {
-	if b.LongText == nil {
+	if b.LongText == nil || b.Kind == "image" { // an image's reference is its data, not text
 		return nil
 	}
 	var sb strings.Builder

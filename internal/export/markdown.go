@@ -87,7 +87,7 @@ func writeMDMessages(w *bufio.Writer, ms []model.Message, o Options, level int) 
 // writeMDBlock writes one block; a text in the file (LongText) is written
 // as it is read, never held.
 func writeMDBlock(w *bufio.Writer, b *model.Block, o Options) error {
-	if b.LongText != nil {
+	if b.LongText != nil && b.Kind != "image" {
 		return writeMDLong(w, b, o)
 	}
 	switch b.Kind {

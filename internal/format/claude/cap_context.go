@@ -55,6 +55,14 @@ func (s *Session) walk(opts sessfmt.ContextOptions) (*Path, error) {
 // records of its parent session (how Claude Code writes them: healthy).
 func walkInfo(code string) bool { return code == WarnBoundary || code == WarnParentInSession }
 
+// imageRefTaker is a transcript sink that embeds images (export's HTML
+// page): it gets the image blocks whose bytes are base64 in the file with
+// where they are (model.Block.LongText) and a tool result's images as
+// image blocks after it. Other sinks (show) get the view as before.
+type imageRefTaker interface {
+	TakesImageRefs() bool
+}
+
 // Transcript rebuilds the conversation the loader would resume, for
 // people. The header's title is list's (Meta.Title).
 func (s *Session) Transcript(opts sessfmt.ContextOptions, sink sessfmt.TranscriptSink) error {
@@ -64,6 +72,9 @@ func (s *Session) Transcript(opts sessfmt.ContextOptions, sink sessfmt.Transcrip
 	}
 	f := s.File
 	b := f.NewTranscript(p.Leaf, s.Mode, opts.AcrossCompactions)
+	if it, ok := sink.(imageRefTaker); ok && it.TakesImageRefs() {
+		b.ImageRefs = true
+	}
 	title := s.listMeta().Title
 	if title == "" {
 		title = "(untitled)"

@@ -3,9 +3,12 @@ package claude
 // Turns: the decoded messages of a path.
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
+	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/model"
 	"github.com/valyala/fastjson"
 )
 
@@ -52,6 +55,12 @@ type Block struct {
 	IsError   bool
 	MIME      string // image media type
 	Size      int64  // decoded image size estimate, -1 when unknown
+	// Data, for an image whose source is base64, is where that base64
+	// string is in the file (imageRefs), for a view that embeds the image;
+	// never the bytes.
+	Data *model.TextRef
+	// Images are a tool_result's image blocks (Type "image"), in order.
+	Images []Block
 }
 
 // EachTurn decodes the path's lines one by one and calls fn for each turn,
@@ -174,7 +183,7 @@ func textBlock(s string) json.RawMessage {
 
 // decodeTurn reads and decodes line li.
 func (f *File) decodeTurn(p *fastjson.Parser, li int32, text bool) (*Turn, error) {
-	v, _, err := f.parseLine(p, li)
+	v, raw, err := f.parseLine(p, li)
 	if err != nil {
 		return nil, fmt.Errorf("line %d: %w", f.lines[li].ln, err)
 	}
@@ -220,6 +229,9 @@ func (f *File) decodeTurn(p *fastjson.Parser, li int32, text bool) (*Turn, error
 					} else {
 						t.Blocks = append(t.Blocks, Block{Type: string(strBytes(b, "type"))})
 					}
+				}
+				if text {
+					f.imageRefs(t.Blocks, raw, f.lines[li].off)
 				}
 			default:
 				t.Content = []json.RawMessage{rawJSON(c)}
@@ -275,14 +287,101 @@ func compactJSON(v *fastjson.Value) string {
 	return string(v.MarshalTo(nil))
 }
 
+// decodeImage decodes an image block: its media type and size.
+func decodeImage(b *fastjson.Value) Block {
+	out := Block{Type: "image", Size: -1}
+	out.MIME = string(strBytes(b, "source", "media_type"))
+	if d := strBytes(b, "source", "data"); d != nil {
+		out.Size = int64(len(d)) * 3 / 4
+	}
+	return out
+}
+
+// imageRefs sets Data on the image blocks of bs (the blocks of a content
+// array, in order, and their tool results' images) whose source is base64:
+// where the base64 string is in the file. raw is the line (at offset off)
+// the blocks were decoded from; a string is located in it by walking the
+// raw JSON (the k-th element of message.content is the k-th block), and
+// kept only when its length is the parsed block's (a line whose duplicate
+// members make the walk and the parser disagree is left without). Nothing
+// is copied.
+func (f *File) imageRefs(bs []Block, raw []byte, off int64) {
+	want := false
+	for i := range bs {
+		want = want || bs[i].Type == "image" || len(bs[i].Images) > 0
+	}
+	if !want {
+		return
+	}
+	body := raw
+	if bytes.HasPrefix(body, jsonl.BOM) {
+		body = body[len(jsonl.BOM):]
+	}
+	msg, _ := jsonl.Field(body, "message")
+	content, _ := jsonl.Field(msg, "content")
+	k := 0
+	jsonl.Elements(content, func(el []byte) bool {
+		if k >= len(bs) {
+			return false
+		}
+		b := &bs[k]
+		k++
+		switch {
+		case b.Type == "image":
+			b.Data = imageData(el, raw, off, f.Path, b.Size)
+		case len(b.Images) > 0:
+			inner, _ := jsonl.Field(el, "content")
+			n := 0
+			jsonl.Elements(inner, func(x []byte) bool {
+				if t, _ := jsonl.Field(x, "type"); string(t) == `"image"` && n < len(b.Images) {
+					b.Images[n].Data = imageData(x, raw, off, f.Path, b.Images[n].Size)
+					n++
+				}
+				return true
+			})
+		}
+		return true
+	})
+}
+
+// imageData locates the base64 data of the image block el (a slice of
+// raw, the line at offset off of the file path): source.type "base64" and
+// source.data a string whose decoded length gives size; nil otherwise.
+func imageData(el, raw []byte, off int64, path string, size int64) *model.TextRef {
+	src, _ := jsonl.Field(el, "source")
+	if t, _ := jsonl.Field(src, "type"); string(t) != `"base64"` {
+		return nil
+	}
+	d, ok := jsonl.Field(src, "data")
+	if !ok || len(d) < 2 || d[0] != '"' {
+		return nil
+	}
+	// d is a slice of raw: its place in the line is where its capacity
+	// ends short of raw's.
+	at := int64(cap(raw) - cap(d))
+	if at < 0 || at+int64(len(d)) > int64(len(raw)) || &raw[at] != &d[0] {
+		return nil
+	}
+	verbatim := bytes.IndexByte(d, '\\') < 0
+	n := len(d) - 2
+	if !verbatim {
+		s, ok := jsonl.String(d)
+		if !ok {
+			return nil
+		}
+		n = len(s)
+	}
+	if int64(n)*3/4 != size {
+		return nil
+	}
+	return &model.TextRef{Path: path, Off: off + at, Len: int64(len(d)), Verbatim: verbatim}
+}
+
 func decodeBlock(b *fastjson.Value) Block {
 	out := Block{Type: string(strBytes(b, "type")), Size: -1}
 	switch out.Type {
 	case "image":
-		out.MIME = string(strBytes(b, "source", "media_type"))
-		if d := strBytes(b, "source", "data"); d != nil {
-			out.Size = int64(len(d)) * 3 / 4
-		}
+		out = decodeImage(b)
 	case "text":
 		out.Text = string(strBytes(b, "text"))
 	case "thinking":
@@ -312,6 +411,7 @@ func decodeBlock(b *fastjson.Value) Block {
 					out.Text += string(strBytes(x, "text"))
 				case "image":
 					out.Text += "[image]"
+					out.Images = append(out.Images, decodeImage(x))
 				}
 			}
 		}

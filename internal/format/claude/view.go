@@ -121,6 +121,10 @@ func parseRFC(s string) time.Time {
 type TranscriptBuilder struct {
 	tools map[string]string
 	T     model.Transcript
+	// ImageRefs: image blocks whose bytes are base64 in the file carry
+	// where (model.Block.LongText), and a tool result's images follow it as
+	// image blocks, for a sink that embeds images (export's HTML page).
+	ImageRefs bool
 }
 
 // NewTranscript starts a transcript for the file and leaf.
@@ -311,8 +315,17 @@ func (b *TranscriptBuilder) Add(t *Turn) {
 			m.Blocks = append(m.Blocks, model.Block{Kind: "toolCall", Name: bl.Name, ID: bl.ID, Args: bl.Input})
 		case "tool_result":
 			m.Blocks = append(m.Blocks, model.Block{Kind: "toolResult", Name: b.tools[bl.ToolUseID], ID: bl.ToolUseID, Text: bl.Text, IsError: bl.IsError})
+			if b.ImageRefs {
+				for _, im := range bl.Images {
+					m.Blocks = append(m.Blocks, model.Block{Kind: "image", MIME: im.MIME, Size: im.Size, LongText: im.Data})
+				}
+			}
 		case "image":
-			m.Blocks = append(m.Blocks, model.Block{Kind: "image", MIME: bl.MIME, Size: bl.Size})
+			im := model.Block{Kind: "image", MIME: bl.MIME, Size: bl.Size}
+			if b.ImageRefs {
+				im.LongText = bl.Data
+			}
+			m.Blocks = append(m.Blocks, im)
 		case "attachment":
 			m.Blocks = append(m.Blocks, model.Block{Kind: "other", Name: "attachment " + bl.Name})
 		default:

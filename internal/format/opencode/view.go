@@ -62,7 +62,8 @@ func partBlocks(p *Part) []model.Block {
 		return []model.Block{call, res}
 	case "file":
 		if strings.HasPrefix(p.Mime, "image/") {
-			return []model.Block{{Kind: "image", MIME: p.Mime, Size: -1, Text: p.Filename}}
+			// ID is the part's: ImageData gives its bytes by it
+			return []model.Block{{Kind: "image", MIME: p.Mime, Size: -1, Text: p.Filename, ID: p.ID}}
 		}
 		return []model.Block{{Kind: "other", Name: "file", Text: strings.TrimSpace(p.Filename + " (" + p.Mime + ") " + p.URL)}}
 	case "step-start":
