@@ -203,20 +203,26 @@ func (x *Index) findHashed(s string, h uint64) (slot int, tag uint8, found bool)
 	}
 }
 
-// Touch loads the table's tag bytes where ids of hashes hs start their
-// probe, so that the memory reads of a run of Adds overlap instead of each
-// waiting for its own (the loads are independent of one another). It
-// changes nothing.
+// Touch loads the table's tag bytes and entries where ids of hashes hs
+// start their probe, so that the memory reads of a run of Adds overlap
+// instead of each waiting for its own (the loads are independent of one
+// another). The entry matters as much as the tag: Add stores into it, and
+// a store that misses the cache holds a slot of the CPU's store buffer
+// until the line arrives; a few of them fill it and stall every later
+// store. It changes nothing.
 func (x *Index) Touch(hs []uint64) {
-	mask := uint64(len(x.tags) - 1)
 	if len(x.tags) == 0 {
 		return
 	}
+	mask := uint64(len(x.tags) - 1)
+	tags, tab := x.tags, x.tab[:len(x.tags)]
 	var acc uint8
+	var acc2 uint32
 	for _, h := range hs {
-		acc |= x.tags[h&mask]
+		acc |= tags[h&mask]
+		acc2 |= tab[h&mask]
 	}
-	x.touched |= acc
+	x.touched |= acc | uint8(acc2)
 }
 
 // growTable doubles the table before it gets more than seven eighths full

@@ -75,10 +75,14 @@ func parseDialect(s string) (Dialect, error) {
 // needed to find and classify it (its line number, id and parent are in
 // File.Index). It is 12 bytes: the offset and the length in 40 bits each
 // (files and lines up to 1 TiB; Read refuses larger ones) and 16 bits for
-// the interned (type, role) pair and two flags.
+// the interned (type, role) pair and two flags. It has four fields, not
+// five: the compiler keeps a struct of up to four fields in registers, and
+// builds a larger one in memory with a store per field and copies it with
+// wider loads, which the CPU cannot forward from those stores (a load
+// that waits for all older stores, the index's cache misses among them).
 type Entry struct {
 	offLo, nLo uint32
-	offHi, nHi uint8
+	hi         uint16 // the offset's bits 32-39 | the length's bits 32-39 << 8
 	kf         uint16 // kind<<2 | flags
 }
 
@@ -86,14 +90,14 @@ type Entry struct {
 const maxOffset = 1 << 40
 
 func newEntry(off, n int64, kind uint16, flags uint8) Entry {
-	return Entry{offLo: uint32(off), offHi: uint8(off >> 32), nLo: uint32(n), nHi: uint8(n >> 32), kf: kind<<2 | uint16(flags)}
+	return Entry{offLo: uint32(off), nLo: uint32(n), hi: uint16(uint8(off>>32)) | uint16(uint8(n>>32))<<8, kf: kind<<2 | uint16(flags)}
 }
 
 // Offset is the byte offset of the entry's line in the file.
-func (e *Entry) Offset() int64 { return int64(e.offHi)<<32 | int64(e.offLo) }
+func (e *Entry) Offset() int64 { return int64(e.hi&0xff)<<32 | int64(e.offLo) }
 
 // Len is the length of the entry's line in bytes, without the newline.
-func (e *Entry) Len() int64 { return int64(e.nHi)<<32 | int64(e.nLo) }
+func (e *Entry) Len() int64 { return int64(e.hi>>8)<<32 | int64(e.nLo) }
 
 func (e *Entry) kind() uint16 { return e.kf >> 2 }
 

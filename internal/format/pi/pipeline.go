@@ -3,6 +3,7 @@ package pi
 import (
 	"bytes"
 	"io"
+	"unsafe"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/tree"
@@ -140,7 +141,85 @@ var (
 // id (tree.HashString of the id take gives tree.Index.Add), computed by
 // hashIDs on the workers so that the indexing goroutine, which is serial,
 // does not hash.
-type idHashes struct{ h []uint64 }
+type idHashes struct {
+	h []uint64
+	// msg holds, for each record, what take reads of a plain message
+	// entry (msgDigest), or 0 when take must read the record itself.
+	msg []uint32
+	// roles caches the kinds of message roles (kindOf takes a lock).
+	roles [4]roleKind
+}
+
+// roleKind is one of idHashes.roles.
+type roleKind struct {
+	role string
+	kind uint16
+	ok   bool
+}
+
+// A message digest: msgFast | msgID | msgParent | the entry's kind.
+const (
+	msgFast   = 1 << 31 // a plain message entry: the digest says all take needs
+	msgID     = 1 << 30 // the id is a string without escapes (else absent)
+	msgParent = 1 << 29 // the parent id is a non-empty string without escapes (else none)
+	msgKind   = 1<<16 - 1
+)
+
+// plainString reports whether raw is a JSON string without escapes, so
+// that its value is raw[1:len(raw)-1].
+func plainString(raw []byte) bool {
+	n := len(raw)
+	return n >= 2 && raw[0] == '"' && raw[n-1] == '"' && noBackslash(raw[1:n-1])
+}
+
+// plainView is the value of a raw JSON string that plainString accepts,
+// sharing its bytes.
+func plainView(raw []byte) string {
+	if len(raw) == 2 {
+		return ""
+	}
+	return unsafe.String(&raw[1], len(raw)-2)
+}
+
+// msgDigest returns the digest of rec, a message object line whose
+// header has been read, or 0 when its id, parent id or role is not a plain
+// string (or absent, or for the parent null or false): take reads those.
+// It gives what take gives such a line: kindOf("message", role), the id or
+// none, and the parent id when it is truthy.
+func (ih *idHashes) msgDigest(rec *jsonl.Record) uint32 {
+	d := uint32(msgFast)
+	if raw := rec.Top[capID]; raw != nil {
+		if !plainString(raw) {
+			return 0
+		}
+		d |= msgID
+	}
+	if raw := rec.Top[capParent]; raw != nil {
+		switch {
+		case plainString(raw):
+			if len(raw) > 2 {
+				d |= msgParent
+			}
+		case string(raw) == "null" || string(raw) == "false":
+		default:
+			return 0
+		}
+	}
+	var role []byte
+	if len(rec.Sub) > 0 {
+		if raw := rec.Sub[0]; raw != nil {
+			if !plainString(raw) {
+				return 0
+			}
+			role = raw[1 : len(raw)-1]
+		}
+	}
+	c := &ih.roles[len(role)&3]
+	if !c.ok || c.role != string(role) {
+		*c = roleKind{string(role), kindOf("message", string(role)), true}
+	}
+	return d | uint32(c.kind)
+}
 
 // noIDHash is the hash of the id of an entry without one.
 var noIDHash = tree.HashString(noIDKey)
@@ -159,17 +238,55 @@ func hashIDs(rec *jsonl.Record, b *jsonl.Batch) {
 		b.Aux = ih
 	}
 	if len(b.Records) == 0 {
-		ih.h = ih.h[:0]
+		ih.h, ih.msg = ih.h[:0], ih.msg[:0]
 	}
 	var h uint64
+	var d uint32
 	if rec.Kind == jsonl.Object && rec.Top != nil {
 		if raw := rec.Top[capID]; raw != nil {
 			h = tree.HashString(rawKeyView(raw))
 		} else {
 			h = noIDHash
 		}
+		if !rec.BOM && rec.Newline && rec.Value == nil && bytes.Equal(rec.Top[capType], typeMessage) {
+			d = ih.msgDigest(rec)
+		}
 	}
 	ih.h = append(ih.h, h)
+	ih.msg = append(ih.msg, d)
+}
+
+// takeMessage is take for a message line after the header, given its
+// digest (msgDigest) and, when rd.idHashOK, its id's hash.
+func (rd *reader) takeMessage(rec *jsonl.Record, d uint32) {
+	size := rec.Offset + rec.Len()
+	if size >= maxOffset {
+		rd.take(rec)
+		return
+	}
+	rd.size = size
+	id, parent := noIDKey, ""
+	var flags uint8
+	if d&msgID != 0 {
+		id = plainView(rec.Top[capID])
+	} else {
+		flags = flagNoID
+	}
+	hasParent := d&msgParent != 0
+	if hasParent {
+		parent = plainView(rec.Top[capParent])
+	}
+	rd.reserve(rec.Offset)
+	// The entry is built after the call, in registers: built before, it
+	// was spilled field by field and reloaded in wider words, a load the
+	// store buffer cannot forward, which waits for every older store to
+	// reach the cache (the id table's, a miss).
+	e := newEntry(rec.Offset, rec.Len(), uint16(d&msgKind), flags)
+	if rd.idHashOK {
+		rd.f.addEntryHashed(e, int32(rec.Line), id, parent, hasParent, rd.idHash)
+		return
+	}
+	rd.f.addEntry(e, int32(rec.Line), id, parent, hasParent)
 }
 
 // readParallel indexes a file with jsonl.ReadParallel: the file is read
@@ -198,18 +315,23 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 	defer func() { rd.idHashOK = false }()
 	err := jsonl.ReadParallel(r, po, func(b *jsonl.Batch) error {
 		var hs []uint64 // the workers' hashes of the ids (hashIDs)
+		var ds []uint32 // and their message digests
 		rd.idHashOK = false
 		if ih, ok := b.Aux.(*idHashes); ok {
-			if len(ih.h) == len(b.Records) {
-				hs = ih.h
+			if len(ih.h) == len(b.Records) && len(ih.msg) == len(b.Records) {
+				hs, ds = ih.h, ih.msg
 			}
-			defer func() { ih.h = ih.h[:0] }() // the batch is reused
+			defer func() { ih.h, ih.msg = ih.h[:0], ih.msg[:0] }() // the batch is reused
 		}
 		for i := range b.Records {
 			rec := &b.Records[i]
 			if hs != nil {
 				if i%touchAhead == 0 {
-					rd.f.Index.Touch(hs[i:min(i+touchAhead, len(hs))])
+					// the next run: its loads overlap this run's work
+					if i == 0 {
+						rd.f.Index.Touch(hs[:min(touchAhead, len(hs))])
+					}
+					rd.f.Index.Touch(hs[min(i+touchAhead, len(hs)):min(i+2*touchAhead, len(hs))])
 				}
 				rd.idHash, rd.idHashOK = hs[i], true
 			}
@@ -230,7 +352,11 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 				rd.listLine(rec)
 			}
 			before := rd.f.Index.Len()
-			rd.take(rec)
+			if ds != nil && ds[i] != 0 && (rd.f.Header != nil || rd.f.HeaderErr != nil) {
+				rd.takeMessage(rec, ds[i])
+			} else {
+				rd.take(rec)
+			}
 			if facts != nil {
 				facts.take(b, i, before, rd.f)
 			}
