@@ -115,6 +115,9 @@ func FuzzCheckFacts(f *testing.F) {
 		`{"type":"compaction"}`,
 		`{"type":"mess\u0061ge","message":{"role":"toolResult","toolCallId":"\ud800"}}`,
 		` {"type" : "message" , "message" : { "content" : [ { "type" : "toolCall" , "name" : "a" } ] , "role" : "assistant" } } `,
+		`{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"say \"toolCall\" C"},{"type":"toolC\u0061ll","id":"x"}]}}`,
+		`{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"\"toolCall\""}]}}`,
+		`{"type":"message","message":{"role":"assistant","content":[{"type":"thinking","thinking":"Call"},{"type":"toolCall","id":"C","name":"toolCall"}]}}`,
 	} {
 		f.Add(s)
 	}
