@@ -127,7 +127,23 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 			}
 			ks := i
 			esc := false
-			if e := shortString(b, i); e > 0 {
+			// The key's first two words (keys of up to 15 bytes), as
+			// shortString (too big to be inlined, so written out here).
+			e := 0
+			if i+17 <= len(b) {
+				j := i + 1
+				t := special(binary.LittleEndian.Uint64(b[j:]))
+				if t == 0 {
+					j += 8
+					t = special(binary.LittleEndian.Uint64(b[j:]))
+				}
+				if t != 0 {
+					if k := j + bits.TrailingZeros64(t)>>3; b[k] == '"' {
+						e = k + 1
+					}
+				}
+			}
+			if e > 0 {
 				i = e
 			} else if i, esc, ok = scanStringLong(b, i); !ok {
 				return i, false

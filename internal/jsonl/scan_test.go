@@ -31,13 +31,14 @@ func TestScannerCaptures(t *testing.T) {
 
 // TestStringScanWordBoundaries runs the word-at-a-time string scan over
 // strings holding one or two chosen bytes at every position of the first
-// two words (and the tail), comparing with encoding/json: the borrow
-// arithmetic of special must find the first '"', '\\' or control byte
-// wherever it sits, with any byte before or after it.
+// two words (and the tail), alone, as a key and as a member's value,
+// comparing with encoding/json: the borrow arithmetic of special must find
+// the first '"', '\\' or control byte wherever it sits, with any byte before
+// or after it.
 func TestStringScanWordBoundaries(t *testing.T) {
 	interesting := []byte{0x00, 0x01, 0x1f, 0x20, 0x21, '"', 0x23, '/', 'n', 'u', 0x5b, '\\', 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xdf, 0xe0, 0xff}
 	s := NewScanner(nil)
-	buf := make([]byte, 0, 32)
+	buf, obj := make([]byte, 0, 40), make([]byte, 0, 48)
 	n := 0
 	for length := 1; length <= 19; length++ {
 		for p1 := 0; p1 < length; p1++ {
@@ -55,6 +56,16 @@ func TestStringScanWordBoundaries(t *testing.T) {
 						buf = append(buf, '"')
 						if got, want := s.Scan(buf), json.Valid(buf); got != want {
 							t.Fatalf("Scan(%q) = %v, json.Valid = %v", buf, got, want)
+						}
+						// The same string as a key and as a member's value
+						// (value reads their first words itself).
+						key := append(append(append(obj[:0], '{'), buf...), ":1}"...)
+						if got, want := s.Scan(key), json.Valid(key); got != want {
+							t.Fatalf("Scan(%q) = %v, json.Valid = %v", key, got, want)
+						}
+						member := append(append(append(obj[:0], `{"k":`...), buf...), '}')
+						if got, want := s.Scan(member), json.Valid(member); got != want {
+							t.Fatalf("Scan(%q) = %v, json.Valid = %v", member, got, want)
 						}
 						n++
 					}
