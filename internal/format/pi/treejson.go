@@ -19,6 +19,10 @@ var (
 	treeWorkers = 0
 )
 
+// treeNodeSize is the room a block's buffer starts with per node: a node
+// with 8-character ids, a role and one child takes about 115 bytes.
+const treeNodeSize = 160
+
 // WriteTreeJSON writes the tree --json object (the shape of
 // render.TreeJSON) straight from the index, so that a file of a million
 // entries needs no extra copy of its tree in memory. The nodes are
@@ -139,8 +143,8 @@ func (f *File) writeTreeNodes(out io.Writer) error {
 	for k := range done {
 		done[k] = make(chan []byte, 1)
 	}
-	ahead := make(chan struct{}, 2*workers)
-	free := make(chan []byte, 2*workers)
+	ahead := make(chan struct{}, workers+1)
+	free := make(chan []byte, workers+1)
 	quit := make(chan struct{})
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -163,6 +167,7 @@ func (f *File) writeTreeNodes(out io.Writer) error {
 				select {
 				case buf = <-free:
 				default:
+					buf = make([]byte, 0, treeBlock*treeNodeSize)
 				}
 				done[k] <- r.block(buf[:0], k*treeBlock, min(n, (k+1)*treeBlock))
 			}
