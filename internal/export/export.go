@@ -42,6 +42,8 @@ type Doc struct {
 	// imageData gives the data: URL of an image block by its ID, for a
 	// session that holds its images' bytes so (OpenCode's ImageData).
 	imageData func(id string) (string, bool)
+	// imageDir is LoadImages' folder (Close removes it).
+	imageDir string
 }
 
 // Branch is one branch that is not the active path.

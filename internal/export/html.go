@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/sessctl/sessctl/internal/model"
@@ -244,14 +245,22 @@ func writeHTMLBlock(w *bufio.Writer, b *model.Block, o Options, im *Image, image
 		}
 		fmt.Fprintf(w, "<div class=\"result\"><span class=\"meta\">result <span class=\"tool-name\">%s</span>%s</span><pre>%s</pre></div>\n", name, errMark, e(clean(b.Text)))
 	case "image":
-		if im != nil && embeddable[im.MIME] && len(im.Data) > 0 {
+		if im != nil && embeddable[im.MIME] && im.has() {
 			// A data: URI of an allow-listed raster type, the type told
 			// from the bytes; base64 needs no escaping in an attribute.
 			desc := e(clean(imageText(b)))
 			fmt.Fprintf(w, "<figure class=\"image\"><img src=\"data:%s;base64,", im.MIME)
 			enc := base64.NewEncoder(base64.StdEncoding, w)
-			enc.Write(im.Data)
+			var err error
+			if len(im.Data) > 0 {
+				enc.Write(im.Data)
+			} else {
+				err = copyFile(enc, im.path)
+			}
 			enc.Close()
+			if err != nil {
+				return err
+			}
 			fmt.Fprintf(w, "\" alt=\"%s\"><figcaption>%s</figcaption></figure>\n", desc, desc)
 			return nil
 		}
@@ -325,6 +334,17 @@ func writeHTMLLong(w *bufio.Writer, b *model.Block, o Options, im *Image) error 
 		return err
 	}
 	return writeHTMLBlock(w, &c, o, im, nil)
+}
+
+// copyFile writes the file at path to w.
+func copyFile(w io.Writer, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
 }
 
 // writeTreeNav draws the entry tree as nested lists inside a folded

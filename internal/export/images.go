@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -18,7 +19,14 @@ type Image struct {
 	// one of the embeddable types. Empty when the image is not embedded.
 	MIME string
 	Data []byte
+	// path, when Data is empty, is the file that holds the bytes (in
+	// LoadImages' private folder), read as the page is written: the
+	// document never holds the images.
+	path string
 }
+
+// has reports whether the image has bytes to embed.
+func (im *Image) has() bool { return len(im.Data) > 0 || im.path != "" }
 
 // embeddable are the only image types the page embeds, told from the bytes
 // themselves: raster formats a browser decodes without running anything.
@@ -33,13 +41,14 @@ func SniffImage(b []byte) string {
 	return ""
 }
 
-// LoadImages reads the bytes of the image blocks of d.Messages (the
+// LoadImages finds the bytes of the image blocks of d.Messages (the
 // conversation at the leaf) for HTML to embed: d.Images[k] is the k-th
 // image block, in order. A session gives them when it can write the images
 // of its context (sessfmt.ImageExtractor: the pi family, blob references
 // resolved in its own store); they are written to a private temporary
-// folder, read back and the folder removed. An image whose blob is missing
-// or whose bytes are not an embeddable type gets no data (the page
+// folder, typed from their first bytes, and read again one at a time as
+// the page is written; Close removes the folder. An image whose blob is
+// missing or whose bytes are not an embeddable type gets no data (the page
 // describes it). When the session's images and the conversation's image
 // blocks do not pair up one to one, nothing is embedded.
 func (d *Doc) LoadImages(s sessfmt.Session) error {
@@ -53,7 +62,7 @@ func (d *Doc) LoadImages(s sessfmt.Session) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	d.imageDir = dir
 	written, skipped, err := x.ExtractImages(dir)
 	if err != nil {
 		return err
@@ -68,16 +77,41 @@ func (d *Doc) LoadImages(s sessfmt.Session) error {
 		if err != nil || n < 1 || n > want || filepath.Dir(w.Path) != filepath.Clean(dir) {
 			return fmt.Errorf("unexpected image file %q", base)
 		}
-		b, err := os.ReadFile(w.Path)
+		head, err := readHead(w.Path)
 		if err != nil {
 			return err
 		}
-		if t := SniffImage(b); t != "" {
-			out[n-1] = Image{MIME: t, Data: b}
+		if t := SniffImage(head); t != "" {
+			out[n-1] = Image{MIME: t, path: w.Path}
 		}
 	}
 	d.Images = out
 	return nil
+}
+
+// readHead reads the first 512 bytes of a file (what the sniffer reads).
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, 512)
+	n, err := io.ReadFull(f, b)
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	return b[:n], err
+}
+
+// Close removes the folder LoadImages wrote the images to.
+func (d *Doc) Close() error {
+	if d.imageDir == "" {
+		return nil
+	}
+	err := os.RemoveAll(d.imageDir)
+	d.imageDir = ""
+	return err
 }
 
 func countImages(ms []model.Message) int {

@@ -233,6 +233,7 @@ func write(opts *Options, s sessfmt.Session, oo sessfmt.OpenOptions, det *secret
 		if err != nil {
 			return "", err
 		}
+		defer d.Close()
 		if opts.Format == "html" {
 			// The page embeds the session's own images (allow-listed
 			// raster types); when they cannot be read it describes them.
