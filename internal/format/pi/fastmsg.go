@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -22,8 +23,8 @@ import (
 // toModel's result, and the caller then calls toModel. Promised:
 //
 //   - line, the record msg was parsed from, is valid JSON for encoding/json
-//     (so fastjson, which is laxer, read the same values, and every string
-//     is a valid JSON string);
+//     (validJSON; so fastjson, which is laxer, read the same values, and
+//     every string is a valid JSON string);
 //   - every key of the message and its blocks that encoding/json would match
 //     to a field (it ignores case) is that field's exact name, once, with a
 //     value encoding/json stores in the field without an error (else
@@ -37,7 +38,7 @@ import (
 // FuzzFastMessage holds the two equal.
 func fastMessage(msg *fastjson.Value, line []byte) (m model.Message, ok bool) {
 	o := msg.GetObject()
-	if o == nil || !json.Valid(line) {
+	if o == nil || !validJSON(line) {
 		return m, false
 	}
 	var d fastDecoder
@@ -217,14 +218,38 @@ func (d *fastDecoder) str(v *fastjson.Value) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return "", false
 	}
-	if in := raw[1 : len(raw)-1]; bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
-		return string(in), true
+	if in := raw[1 : len(raw)-1]; bytes.IndexByte(in, '\\') < 0 {
+		if utf8.Valid(in) {
+			return string(in), true
+		}
+		// jsonl.String keeps invalid UTF-8 of a string without escapes;
+		// encoding/json makes it U+FFFD.
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return "", false
+		}
+		return s, true
 	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
+	// With escapes, jsonl.String decodes as encoding/json does (invalid
+	// UTF-8 and lone surrogates become U+FFFD; FuzzUnescape).
+	return jsonl.String(raw)
+}
+
+// scanners validate records for validJSON.
+var scanners = sync.Pool{New: func() any { return jsonl.NewScanner(nil) }}
+
+// validJSON reports whether encoding/json takes line for valid JSON, with
+// jsonl.Scanner (FuzzValidJSON holds the two equal, below its nesting
+// limit; a deeper record is reported invalid). A line holding a NUL byte is
+// reported invalid (outside that fuzz test's inputs).
+func validJSON(line []byte) bool {
+	if bytes.IndexByte(line, 0) >= 0 {
+		return false
 	}
-	return s, true
+	s := scanners.Get().(*jsonl.Scanner)
+	ok := s.Scan(line)
+	scanners.Put(s)
+	return ok
 }
 
 // content is contentBlocks for a content value (nil: absent).
