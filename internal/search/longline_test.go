@@ -89,12 +89,17 @@ func TestLongLineMatchedInPieces(t *testing.T) {
 		{"t\"q", Options{}},
 		{"y\n\tyy", Options{}},
 		{"Y\n\tYY", Options{IgnoreCase: true}},
+		// -E with a bounded match length and no assertion (regexpMaxLen)
+		{`NEE(DLE|XX)`, Options{Regexp: true}},
+		{`y\n\ty{2}`, Options{Regexp: true}},
+		{`(?i)t"q.{0,3}`, Options{Regexp: true}},
+		{`n[e]+dle`, Options{Regexp: true, IgnoreCase: true}}, // unbounded: read whole
 	} {
 		hit, n := firstHit(t, path, c.pattern, c.o)
 		if hit == nil {
 			t.Fatalf("%q: no hit", c.pattern)
 		}
-		if n > 16<<20 {
+		if _, bounded := regexpMaxLen(c.pattern); (!c.o.Regexp || bounded) && n > 16<<20 {
 			t.Errorf("%q: %d MiB allocated for a %d MiB line", c.pattern, n>>20, len(msg)>>20)
 		}
 		m, _ := Compile(c.pattern, c.o)
@@ -108,6 +113,29 @@ func TestLongLineMatchedInPieces(t *testing.T) {
 			if hit.Spans[i] != sp[i] {
 				t.Errorf("%q: spans %v, want %v", c.pattern, hit.Spans, sp)
 			}
+		}
+	}
+}
+
+func TestRegexpMaxLen(t *testing.T) {
+	for expr, want := range map[string]int{
+		`abc`:          3,
+		`NEE(DLE|XX)`:  6,
+		`é`:            2,
+		`(?i)k`:        4, // K (Kelvin) is 3 bytes: UTFMax per folded rune
+		`a.c`:          6,
+		`[a-z]{2,5}x?`: 21,
+		`x{3}`:         3,
+		`a|bcd`:        3,
+	} {
+		n, ok := regexpMaxLen(expr)
+		if !ok || n != want {
+			t.Errorf("%s: %d %v, want %d", expr, n, ok, want)
+		}
+	}
+	for _, expr := range []string{`a+`, `ab*`, `x{2,}`, `^abc`, `abc$`, `\bword`, `a\Bb`, `(?m)^x`, `\Aab`, `ab\z`, `a{1000}{1000}`} {
+		if n, ok := regexpMaxLen(expr); ok {
+			t.Errorf("%s: %d, want unbounded", expr, n)
 		}
 	}
 }

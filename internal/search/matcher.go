@@ -28,9 +28,10 @@ type Matcher struct {
 	lit string         // fixed string, case-sensitive (re == nil)
 	re  *regexp.Regexp // everything else
 	pre *Prefilter
-	// maxLen bounds a match's length in bytes for a fixed string (with or
-	// without -i), so it can be matched over a text read in pieces; 0 for
-	// a regular expression.
+	// maxLen bounds a match's length in bytes, so the pattern can be
+	// matched over a text read in pieces: a fixed string (with or without
+	// -i), or a regular expression whose matches have a bounded length and
+	// that tests no position (regexpMaxLen); 0 for any other.
 	maxLen int
 }
 
@@ -67,6 +68,9 @@ func Compile(pattern string, o Options) (*Matcher, error) {
 		return nil, fmt.Errorf("pattern %q matches the empty string, so it would match every text", pattern)
 	}
 	m.re = re
+	if n, ok := regexpMaxLen(expr); ok {
+		m.maxLen = n
+	}
 	if lit, fold, ok := requiredLiteral(expr); ok {
 		m.pre = newPrefilter(lit, fold, true)
 	}
@@ -168,4 +172,80 @@ func requiredLiteral(expr string) (lit string, fold bool, ok bool) {
 		return "", false, false
 	}
 	return string(best.Rune), best.Flags&syntax.FoldCase != 0, true
+}
+
+// maxStreamLen is the longest match length regexpMaxLen reports: a pattern
+// whose matches may be longer is matched on the whole text.
+const maxStreamLen = 1 << 16
+
+// regexpMaxLen returns the most bytes a match of expr can span when that is
+// bounded (no *, +, or open {n,}) and expr has no empty-width assertion (^,
+// $, \A, \z, \b, \B): such a pattern finds in a window of the text exactly
+// the matches that lie whole in it, so it can be matched over a text read in
+// pieces with maxLen-1 bytes carried from one to the next. ok is false
+// otherwise.
+func regexpMaxLen(expr string) (n int, ok bool) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return 0, false
+	}
+	n, ok = maxLenOf(re.Simplify())
+	if !ok || n <= 0 || n > maxStreamLen {
+		return 0, false
+	}
+	return n, true
+}
+
+func maxLenOf(re *syntax.Regexp) (int, bool) {
+	switch re.Op {
+	case syntax.OpNoMatch, syntax.OpEmptyMatch:
+		return 0, true
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return utf8.UTFMax * len(re.Rune), true // a fold may be longer (k, K)
+		}
+		n := 0
+		for _, r := range re.Rune {
+			l := utf8.RuneLen(r)
+			if l < 0 {
+				l = utf8.UTFMax
+			}
+			n += l
+		}
+		return n, true
+	case syntax.OpCharClass, syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+		return utf8.UTFMax, true
+	case syntax.OpCapture:
+		return maxLenOf(re.Sub[0])
+	case syntax.OpQuest:
+		return maxLenOf(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Max < 0 {
+			return 0, false
+		}
+		n, ok := maxLenOf(re.Sub[0])
+		if !ok || (n > 0 && re.Max > maxStreamLen/n) {
+			return 0, false
+		}
+		return n * re.Max, true
+	case syntax.OpConcat, syntax.OpAlternate:
+		total := 0
+		for _, sub := range re.Sub {
+			n, ok := maxLenOf(sub)
+			if !ok {
+				return 0, false
+			}
+			if re.Op == syntax.OpConcat {
+				total += n
+			} else if n > total {
+				total = n
+			}
+			if total > maxStreamLen {
+				return 0, false
+			}
+		}
+		return total, true
+	}
+	// Star, Plus (unbounded) and the empty-width assertions.
+	return 0, false
 }
