@@ -3,6 +3,7 @@ package pi
 import (
 	"bytes"
 	"math"
+	"slices"
 	"sort"
 	"unsafe"
 
@@ -161,7 +162,13 @@ func (s *factStore) reset() {
 }
 
 // checkFacts are a file's stored facts, by entry (ascending).
-type checkFacts struct{ factStore }
+type checkFacts struct {
+	factStore
+	// aux are the batches' idHashes of the pass that gathered the facts
+	// (their own facts given back), for releaseFacts to keep for the next
+	// file: jsonl drops a batch's Aux when the pass ends.
+	aux []*idHashes
+}
 
 // lookup returns entry i's fact: ok false when it has none. cur is where
 // the previous lookup ended: a path mostly climbs through the file, so the
@@ -235,6 +242,16 @@ func inspector(list bool) func(rec *jsonl.Record, b *jsonl.Batch) {
 }
 
 func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
+	// The index's own digest of the record first (it reads the id, the
+	// parent and the role, which this leaves as they are), in an idHashes
+	// kept from an earlier file when there is one.
+	if _, ok := b.Aux.(*idHashes); !ok {
+		select {
+		case b.Aux = <-auxPool:
+		default:
+		}
+	}
+	hashIDs(rec, b)
 	if rec.Kind != jsonl.Object {
 		return
 	}
@@ -244,11 +261,7 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 	if !isMsg && !bytes.Equal(typ, wordCompaction) {
 		return
 	}
-	st, _ := b.Aux.(*factStore)
-	if st == nil {
-		st = getFactStore()
-		b.Aux = st
-	}
+	st := batchFacts(b)
 	sf := storedFact{entry: int32(len(b.Records)), callAt: int32(len(st.calls))}
 	keep := false
 	if isMsg {
@@ -331,6 +344,9 @@ type factCollector struct {
 func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
 	if k == 0 {
 		c.cursor = 0
+		if ih, _ := b.Aux.(*idHashes); ih != nil && !slices.Contains(c.out.aux, ih) {
+			c.out.aux = append(c.out.aux, ih)
+		}
 		if !c.started {
 			c.started = true
 			select {
@@ -340,7 +356,10 @@ func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
 			}
 		}
 	}
-	st, _ := b.Aux.(*factStore)
+	var st *factStore
+	if ih, _ := b.Aux.(*idHashes); ih != nil {
+		st = ih.facts
+	}
 	var sf *storedFact
 	if st != nil && c.cursor < len(st.facts) && int(st.facts[c.cursor].entry) == k {
 		sf = &st.facts[c.cursor]
@@ -379,11 +398,22 @@ func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
 // outlive a file (jsonl keeps them between ReadParallel calls), their Aux
 // does not.
 func (c *factCollector) batchDone(b *jsonl.Batch) {
-	if st, _ := b.Aux.(*factStore); st != nil {
-		b.Aux = nil
-		putFactStore(st)
+	if ih, _ := b.Aux.(*idHashes); ih != nil && ih.facts != nil {
+		putFactStore(ih.facts)
+		ih.facts = nil
 	}
 	c.cursor = 0
+}
+
+// batchFacts returns the facts store of batch b, which inspect fills: in
+// the batch's idHashes (hashIDs made it), taken from factStores when the
+// batch has none yet.
+func batchFacts(b *jsonl.Batch) *factStore {
+	ih := b.Aux.(*idHashes)
+	if ih.facts == nil {
+		ih.facts = getFactStore()
+	}
+	return ih.facts
 }
 
 // factStores holds reset facts stores between batches and files: a
@@ -620,5 +650,23 @@ func (f *File) releaseFacts() {
 		f.facts = nil
 		st := c.factStore
 		putStore(outStores, &st)
+		for _, ih := range c.aux {
+			if cap(ih.h) > maxPooledAux || cap(ih.msg) > maxPooledAux {
+				continue
+			}
+			ih.h, ih.msg, ih.facts = ih.h[:0], ih.msg[:0], nil
+			select {
+			case auxPool <- ih:
+			default:
+			}
+		}
+		clear(c.aux)
 	}
 }
+
+// auxPool keeps the batches' idHashes between files (releaseFacts), whose
+// slices grow to a chunk's lines each time they are made.
+var auxPool = make(chan *idHashes, 32)
+
+// maxPooledAux bounds the slices of a pooled idHashes.
+const maxPooledAux = 1 << 16

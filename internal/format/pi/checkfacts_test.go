@@ -88,7 +88,7 @@ func inspectLine(line []byte) (lineFact, bool) {
 	rec := &jsonl.Record{Kind: jsonl.Object, Raw: line, Newline: true, Top: s.Top, Sub: s.Sub}
 	b := &jsonl.Batch{}
 	inspectFacts(rec, b)
-	st, _ := b.Aux.(*factStore)
+	st := b.Aux.(*idHashes).facts
 	if st == nil || len(st.facts) == 0 {
 		return lineFact{}, true
 	}

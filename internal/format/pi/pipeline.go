@@ -148,6 +148,9 @@ type idHashes struct {
 	msg []uint32
 	// roles caches the kinds of message roles (kindOf takes a lock).
 	roles [4]roleKind
+	// facts is check's facts of the batch (checkfacts.go: its Inspect
+	// calls hashIDs too, so that a checked file is indexed as fast).
+	facts *factStore
 }
 
 // roleKind is one of idHashes.roles.
