@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"hash/maphash"
 	"io"
 	"os"
 	"slices"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
+	"github.com/sessctl/sessctl/internal/tree"
 	"github.com/valyala/fastjson"
 )
 
@@ -278,7 +278,10 @@ type listState struct {
 	parents    []uint64
 	lastID     uint64
 	haveLastID bool
-	seed       maphash.Seed
+	// idHash is idHash of the id of the line line is given, when
+	// idHashOK (listLine sets it from the parallel pass's workers).
+	idHash     uint64
+	idHashOK   bool
 	headerHash uint64 // the header id's idHash (an entry whose parent it is, is a root)
 	firstFound bool
 	problems   map[string]int
@@ -290,7 +293,16 @@ type listState struct {
 }
 
 func newListState() *listState {
-	return &listState{li: &ListInfo{}, seed: maphash.MakeSeed(), problems: map[string]int{}}
+	st := &listState{li: &ListInfo{}, problems: map[string]int{}}
+	select {
+	case st.ids = <-hashBufs:
+	default:
+	}
+	select {
+	case st.parents = <-hashBufs:
+	default:
+	}
+	return st
 }
 
 // line takes line n: body without BOM and without a final '\r', whether it
@@ -337,7 +349,7 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 				st.parsedSeen, st.headerDone = true, true
 				li.HasHeader = true
 				li.ID, li.ValidHeader = jsonl.String(f[kID])
-				st.headerHash = idHash(st.seed, f[kID])
+				st.headerHash = idHash(f[kID])
 				li.Cwd, _ = jsonl.String(f[kCwd])
 				li.ParentSession, _ = jsonl.String(f[kParentSession])
 				st.headerTitle, _ = jsonl.String(f[kTitle])
@@ -371,13 +383,18 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 	li.Entries++
 	if jsonl.Truthy(f[kParentID]) {
 		// Most entries' parent is the entry before: that id exists.
-		if p := idHash(st.seed, f[kParentID]); !st.haveLastID || p != st.lastID {
+		if p := idHash(f[kParentID]); !st.haveLastID || p != st.lastID {
 			st.parents = append(st.parents, p)
 		}
 	}
 	st.haveLastID = false
 	if f[kID] != nil {
-		st.lastID, st.haveLastID = idHash(st.seed, f[kID]), true
+		if st.idHashOK {
+			st.lastID = st.idHash // the workers' (pipeline.go hashIDs): the same hash
+		} else {
+			st.lastID = idHash(f[kID])
+		}
+		st.haveLastID = true
 		st.ids = append(st.ids, st.lastID)
 	}
 	switch string(typ) {
@@ -463,6 +480,15 @@ func (st *listState) finish(path string) *ListInfo {
 			}
 		}
 	}
+	for _, b := range [][]uint64{st.ids, st.parents} {
+		if cap(b) <= maxHashBuf {
+			select {
+			case hashBufs <- b[:0]:
+			default:
+			}
+		}
+	}
+	st.ids, st.parents = nil, nil
 	switch {
 	case st.sessionName != "":
 		li.Name = st.sessionName
@@ -487,6 +513,14 @@ func (st *listState) finish(path string) *ListInfo {
 	}
 	return li
 }
+
+// hashBufs keeps listState's id hash slices between files: a listing
+// scans thousands, and their ids (8 bytes an entry) were grown afresh for
+// each.
+var hashBufs = make(chan []uint64, 16)
+
+// maxHashBuf bounds a kept slice (a million entries).
+const maxHashBuf = 1 << 20
 
 // slotLooksValid is validTitleSlot for a raw first line (parsed here: one
 // short line per file).
@@ -541,16 +575,11 @@ func word(raw []byte) []byte {
 }
 
 // idHash is a 64-bit hash of rawKey(raw), computed without allocating when
-// the id has no escapes. Orphans are found by hash: two different ids would
-// have to collide in 64 bits to hide one.
-func idHash(seed maphash.Seed, raw []byte) uint64 {
-	if len(raw) >= 2 && raw[0] == '"' {
-		if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 {
-			return maphash.Bytes(seed, inner)
-		}
-	}
-	return maphash.String(seed, rawKey(raw))
-}
+// the id has no escapes: the index's (tree.HashString of the key), which
+// the parallel pass's workers compute for every id already. Orphans are
+// found by hash: two different ids would have to collide in 64 bits to
+// hide one.
+func idHash(raw []byte) uint64 { return tree.HashString(rawKeyView(raw)) }
 
 // rawKey turns a raw JSON id into a map key: strings are their decoded
 // value (jsonl.String decodes as JSON.parse does: lone surrogate escapes
@@ -736,9 +765,11 @@ func (rd *reader) listLine(rec *jsonl.Record) {
 	if n := len(body); n > 0 && body[n-1] == '\r' {
 		body = body[:n-1]
 	}
+	st.idHash, st.idHashOK = rd.idHash, rd.idHashOK
 	if !st.line(rec.Line, body, rec.Newline, rec.Kind, rec.BOM, rec.Top, rec.Sub, false) {
 		st.stopped = true
 	}
+	st.idHashOK = false
 }
 
 // parseNumber is strconv.ParseFloat(string(raw), 64) for a JSON number; an
