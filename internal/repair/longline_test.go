@@ -136,7 +136,10 @@ func TestLongLineRepairNotHeld(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("crlf %v damaged %v: dry run allocated %.1f MiB, %d fixes", crlf, damaged, float64(alloc)/(1<<20), len(res.Fixes))
-			if alloc > 24<<20 {
+			// Holding the 64 MiB line costs at least twice that (read
+			// back, then parsed); the reading machinery's own buffers
+			// (jsonl.ReadParallel's chunks) are about 20 MiB of what is left.
+			if alloc > 48<<20 {
 				t.Errorf("repair --dry-run allocated %.1f MiB: it holds the long line", float64(alloc)/(1<<20))
 			}
 			if damaged != res.Changed || damaged && len(res.Fixes) < 2 {
@@ -171,7 +174,7 @@ func TestLongLineRepairNotHeld(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("crlf %v: repair allocated %.1f MiB", crlf, float64(alloc)/(1<<20))
-			if alloc > 24<<20 {
+			if alloc > 48<<20 {
 				t.Errorf("repair allocated %.1f MiB: it holds the long line", float64(alloc)/(1<<20))
 			}
 			got, err := os.ReadFile(p)
