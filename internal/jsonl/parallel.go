@@ -19,8 +19,10 @@ type ParallelOptions struct {
 	// Workers is the number of validating goroutines (0: GOMAXPROCS).
 	Workers int
 	// ChunkSize is the size of the pieces the input is cut into, at line
-	// boundaries (0: ChunkSize). A line longer than a chunk is validated as
-	// it is read, on the reading goroutine, and not kept (Record.Streamed).
+	// boundaries. A line longer than a chunk is validated as it is read, on
+	// the reading goroutine, and not kept (Record.Streamed). 0: the input
+	// is read in pieces of ReadSize, and a piece that holds no line end
+	// grows, up to ChunkSize, before its line is streamed.
 	ChunkSize int
 	// Keep reports whether a record's Raw bytes are kept in its batch. It
 	// is called on a worker, in no particular order; a record not kept has
@@ -46,8 +48,20 @@ type ParallelOptions struct {
 // known to be small (a sniffed head), whose lines are read the same way.
 func NewReaderSize(r io.Reader, n int) *Reader { return newReaderSize(r, max(n, 16)) }
 
-// ChunkSize is the default chunk size of ReadParallel.
+// ChunkSize is the longest line ReadParallel's workers validate by
+// default; a longer one is validated as it is read.
 const ChunkSize = 4 << 20
+
+// ReadSize is the size of ReadParallel's read buffers by default. Small
+// buffers, reused, are still in the cache when the kernel copies the next
+// piece of the file into them, and that piece is still in the cache when
+// a worker scans it: on the 1 GiB pi session, 512 KiB instead of 4 MiB
+// took the kernel's copy from 15 % of the CPU samples to 11 % and the
+// workers' scan 5-9 % less time.
+const ReadSize = 512 << 10
+
+// readSize and maxChunk are ReadSize and ChunkSize; tests make them small.
+var readSize, maxChunk = ReadSize, ChunkSize
 
 // Batch is the records of one chunk, in file order. Their Raw, Top and Sub
 // bytes live in the batch and stay valid until fn returns.
@@ -80,9 +94,9 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	size := o.ChunkSize
+	size, maxSize := o.ChunkSize, o.ChunkSize // read buffer, longest line a worker gets
 	if size <= 0 {
-		size = ChunkSize
+		size, maxSize = readSize, max(maxChunk, readSize)
 	}
 	// Free lists, not sync.Pools: a pool is emptied by every collection,
 	// and an index pass allocates enough to collect often.
@@ -98,7 +112,7 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 		return cb
 	}
 	release := func(cb *chunkBuf) {
-		if cb.refs.Add(-1) == 0 {
+		if cb.refs.Add(-1) == 0 && len(cb.b) == size { // a grown buffer is left to the collector
 			select {
 			case freeBufs <- cb:
 			default:
@@ -183,6 +197,16 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 				return
 			}
 			last := bytes.LastIndexByte(data, '\n')
+			if last < 0 && len(buf) < maxSize {
+				// No line end yet: read on into a larger buffer (no job
+				// holds this one: it has no complete line).
+				nb := &chunkBuf{b: make([]byte, min(2*len(buf), maxSize))}
+				nb.refs.Store(1)
+				carry = copy(nb.b, data)
+				release(cb)
+				cb = nb
+				continue
+			}
 			if last < 0 {
 				// A line longer than a chunk: validate it as it is read
 				// (no job holds this buffer: it has no complete line).
@@ -205,6 +229,13 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 				return
 			}
 			nb := getBuf()
+			if tail := len(data) - last - 1; 2*tail > len(nb.b) && len(nb.b) < maxSize {
+				// the start of a long line (after a grown buffer): room
+				// for it and as much again
+				release(nb)
+				nb = &chunkBuf{b: make([]byte, min(max(2*tail, 2*len(nb.b)), maxSize))}
+				nb.refs.Store(1)
+			}
 			carry = copy(nb.b, data[last+1:])
 			release(cb)
 			cb = nb
@@ -273,13 +304,14 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 	return readErr
 }
 
-// sharedBufs keeps default-size chunk buffers between ReadParallel calls:
-// a listing indexes thousands of files, most smaller than a chunk, and a
-// fresh zeroed 4 MiB buffer per file costs more than reading the file.
+// sharedBufs keeps default-size read buffers (ReadSize) between
+// ReadParallel calls: a listing indexes thousands of files, most smaller
+// than a buffer, and a fresh zeroed buffer per file costs more than
+// reading the file.
 var sharedBufs = make(chan *chunkBuf, 8)
 
 func sharedBuf(size int) *chunkBuf {
-	if size == ChunkSize {
+	if size == ReadSize {
 		select {
 		case cb := <-sharedBufs:
 			return cb
@@ -314,7 +346,7 @@ func putSharedBatch(b *Batch) {
 }
 
 func putSharedBuf(cb *chunkBuf) {
-	if len(cb.b) != ChunkSize || cb.refs.Load() != 0 {
+	if len(cb.b) != ReadSize || cb.refs.Load() != 0 {
 		return
 	}
 	select {

@@ -1,0 +1,69 @@
+package jsonl
+
+import (
+	"strings"
+	"testing"
+)
+
+// growSizes sets small default read and chunk sizes for a test.
+func growSizes(t testing.TB, read, chunk int) {
+	r, c := readSize, maxChunk
+	readSize, maxChunk = read, chunk
+	t.Cleanup(func() { readSize, maxChunk = r, c })
+}
+
+// FuzzParallelGrow is FuzzParallel with the default sizes made small: read
+// buffers of 16-79 bytes that grow, up to 1-8 times that, for a line
+// without its end, and stream a longer one. Records must be the serial
+// Reader's.
+func FuzzParallelGrow(f *testing.F) {
+	for _, s := range fuzzSeeds() {
+		f.Add(s, uint8(3), uint8(2), uint8(1))
+	}
+	f.Add([]byte(strings.Repeat(`{"type":"message","id":"a","message":{"role":"user"}}`+"\n", 9)+`{"a":"`+strings.Repeat("x", 300)+`"}`+"\n{}\n"), uint8(0), uint8(3), uint8(2))
+	f.Fuzz(func(t *testing.T, data []byte, read, grow, workers uint8) {
+		if maxDepth(data) >= 299 {
+			return
+		}
+		r := 16 + int(read)%64
+		growSizes(t, r, r*(1+int(grow)%8))
+		compareRecs(t, data, readSerial(data), readPar(t, data, 1+int(workers)%3, 0))
+	})
+}
+
+// TestParallelGrow: lines shorter than a read buffer, longer than one but
+// not than a chunk (the buffer grows, the line goes to a worker whole),
+// and longer than a chunk (streamed), in every order, a torn one last.
+func TestParallelGrow(t *testing.T) {
+	growSizes(t, 64, 512)
+	line := func(n int) string {
+		return `{"type":"message","id":"x","message":{"role":"user","content":"` + strings.Repeat("y", n) + `"}}` + "\n"
+	}
+	var b strings.Builder
+	for i := 0; i < 300; i++ {
+		b.WriteString(line([]int{3, 40, 100, 300, 450, 600, 2000, 10}[i%8] + i%5))
+	}
+	b.WriteString(`{"type":"message","id":"torn","message":{"role":"user","content":"` + strings.Repeat("z", 700))
+	data := []byte(b.String())
+	want := readSerial(data)
+	long := 0 // lines with no end in their first 512 bytes
+	for _, l := range strings.SplitAfter(string(data), "\n") {
+		if len(l) > 512 {
+			long++
+		}
+	}
+	streamed := 0
+	for w := 1; w <= 3; w++ {
+		got := readPar(t, data, w, 0)
+		compareRecs(t, data, want, got)
+		streamed = 0
+		for _, r := range got {
+			if r.Streamed {
+				streamed++
+			}
+		}
+	}
+	if streamed != long || long < 100 {
+		t.Fatalf("%d lines streamed, %d longer than a chunk", streamed, long)
+	}
+}
