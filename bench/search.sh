@@ -89,6 +89,6 @@ want 1 && runcase '`Kubernetes` (no match)' "-F -l Kubernetes" "-l Kubernetes"
 want 2 && runcase '`-i kubernetes` (no match)' "-F -i -l kubernetes" "-i -l kubernetes"
 want 3 && runcase '`bench session 3000432` (1 session; title)' "-F -l 'bench session 3000432'" "--in all -l 'bench session 3000432'"
 want 4 && runcase '`-l fmt.Println(x)` (every session)' "-F -l 'fmt.Println(x)'" "-l 'fmt.Println(x)'"
-want 5 && runcase '`-E Kube(rnetes|ctl)` (no match)' "-l 'Kube(rnetes|ctl)'" "-E -l 'Kube(rnetes|ctl)'"
+want 5 && runcase '`-E Kube(rnetes\|ctl)` (no match)' "-l 'Kube(rnetes|ctl)'" "-E -l 'Kube(rnetes|ctl)'"
 rm -rf "$OUT"
 echo "machine: $(nproc) cores; $(uname -sr); $(rg --version | head -1)" >&2
