@@ -1,6 +1,7 @@
 package pi
 
 import (
+	"sync"
 	"time"
 
 	"github.com/sessctl/sessctl/internal/sessfmt"
@@ -128,7 +129,13 @@ func (Format) LineTexts(line int, raw []byte, kinds sessfmt.TextKind, fn func(*s
 	if kinds == 0 {
 		kinds = sessfmt.TextAll
 	}
-	var p fastjson.Parser
+	// A parser is reused from line to line (its values are copied out
+	// before it goes back), except after a long line, whose copy it
+	// would keep.
+	p := lineParsers.Get().(*fastjson.Parser)
+	if len(raw) <= 1<<20 {
+		defer lineParsers.Put(p)
+	}
 	v, err := p.ParseBytes(trimBOM(raw))
 	if err != nil || v.Type() != fastjson.TypeObject {
 		return nil
@@ -143,3 +150,5 @@ func (Format) LineTexts(line int, raw []byte, kinds sessfmt.TextKind, fn func(*s
 }
 
 var _ sessfmt.LineTexter = Format{}
+
+var lineParsers = sync.Pool{New: func() any { return new(fastjson.Parser) }}
