@@ -455,90 +455,156 @@ func putStore(pool chan *factStore, st *factStore) {
 // eachToolCall calls fn with the raw id and name of each element of the
 // JSON array content whose "type" is "toolCall" (as jsonl.Elements with
 // sub(b, "type"), sub(b, "id") and sub(b, "name") on each element, but
-// reading the array once). content is valid JSON (or nil).
-func eachToolCall(content []byte, fn func(id, name []byte)) {
-	if !mayHoldToolCall(content) {
+// reading the array once, in one loop: the texts it walks over are most of
+// a file, and the jsonl helpers' calls per value made it a fifth slower).
+// content is valid JSON (or nil); it stops at anything else.
+func eachToolCall(c []byte, fn func(id, name []byte)) {
+	n := len(c)
+	i := 0
+	for i < n && isSpace(c[i]) {
+		i++
+	}
+	if i >= n || c[i] != '[' {
 		return
 	}
-	c := content
-	i := jsonl.SkipSpace(c, 0)
-	if i >= len(c) || c[i] != '[' {
-		return
-	}
-	i = jsonl.SkipSpace(c, i+1)
-	for i < len(c) && c[i] != ']' {
-		var end int
-		if c[i] == '{' {
-			var typ, id, name []byte
-			j := jsonl.SkipSpace(c, i+1)
-			for j < len(c) && c[j] == '"' {
-				kEnd := jsonl.SkipString(c, j)
-				if kEnd <= j {
-					return
-				}
-				key := c[j+1 : kEnd-1]
-				j = jsonl.SkipSpace(c, kEnd)
-				if j >= len(c) || c[j] != ':' {
-					return
-				}
-				j = jsonl.SkipSpace(c, j+1)
-				vEnd := jsonl.SkipValue(c, j)
-				if vEnd <= j {
-					return
-				}
+	i++
+	for {
+		for i < n && (isSpace(c[i]) || c[i] == ',') {
+			i++
+		}
+		if i >= n || c[i] == ']' {
+			return
+		}
+		if c[i] != '{' {
+			if i = skipJSON(c, i); i < 0 {
+				return
+			}
+			continue
+		}
+		i++
+		var typ, id, name []byte
+		for {
+			for i < n && (isSpace(c[i]) || c[i] == ',') {
+				i++
+			}
+			if i >= n {
+				return
+			}
+			if c[i] == '}' {
+				i++
+				break
+			}
+			if c[i] != '"' {
+				return
+			}
+			kEnd := stringEnd(c, i)
+			if kEnd < 0 {
+				return
+			}
+			key := c[i+1 : kEnd-1]
+			i = kEnd
+			for i < n && isSpace(c[i]) {
+				i++
+			}
+			if i >= n || c[i] != ':' {
+				return
+			}
+			i++
+			for i < n && isSpace(c[i]) {
+				i++
+			}
+			vEnd := skipJSON(c, i)
+			if vEnd < 0 {
+				return
+			}
+			// A raw key holding an escape is longer than the word it
+			// spells (an escape takes at least 6 bytes for a letter).
+			switch {
+			case string(key) == "type":
+				typ = c[i:vEnd]
+			case string(key) == "id":
+				id = c[i:vEnd]
+			case string(key) == "name":
+				name = c[i:vEnd]
+			case len(key) > 4 && bytes.IndexByte(key, '\\') >= 0:
 				switch {
 				case keyIs(key, "type"):
-					typ = c[j:vEnd]
+					typ = c[i:vEnd]
 				case keyIs(key, "id"):
-					id = c[j:vEnd]
+					id = c[i:vEnd]
 				case keyIs(key, "name"):
-					name = c[j:vEnd]
-				}
-				j = jsonl.SkipSpace(c, vEnd)
-				if j < len(c) && c[j] == ',' {
-					j = jsonl.SkipSpace(c, j+1)
+					name = c[i:vEnd]
 				}
 			}
-			if j >= len(c) || c[j] != '}' {
-				return
-			}
-			end = j + 1
-			if t := word(typ); string(t) == "toolCall" {
-				fn(id, name)
-			}
-		} else {
-			end = jsonl.SkipValue(c, i)
-			if end <= i {
-				return
-			}
+			i = vEnd
 		}
-		i = jsonl.SkipSpace(c, end)
-		if i < len(c) && c[i] == ',' {
-			i = jsonl.SkipSpace(c, i+1)
+		if t := word(typ); string(t) == "toolCall" {
+			fn(id, name)
 		}
 	}
 }
 
-// mayHoldToolCall reports whether the JSON value c may hold a string whose
-// value is "toolCall": it does unless neither the raw string "toolCall"
-// nor a \u escape is in its bytes (each of the word's letters is written
-// as itself or as a \u escape). Two scans for rare bytes cost a fraction
-// of walking the elements, whose long texts are most of a file: an
-// assistant message that calls no tool (two in five in the benchmark's
-// sessions, where walking them was a tenth of a listing's CPU) is not walked.
-func mayHoldToolCall(c []byte) bool {
-	for p := 0; ; {
-		i := bytes.IndexByte(c[p:], 'C') // rarer than the word's other letters
-		if i < 0 {
-			break
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+// stringEnd returns the index just past the JSON string starting at
+// c[i] == '"', or -1 when it is not closed.
+func stringEnd(c []byte, i int) int {
+	i++
+	for {
+		j := bytes.IndexByte(c[i:], '"')
+		if j < 0 {
+			return -1
 		}
-		i += p
-		if i >= 5 && i+5 <= len(c) && string(c[i-5:i+5]) == `"toolCall"` {
-			return true
+		q := i + j
+		k := q - 1 // the opening quote stops this before it leaves the string
+		for c[k] == '\\' {
+			k--
 		}
-		p = i + 1
+		i = q + 1
+		if (q-1-k)%2 == 0 {
+			return i
+		}
 	}
-	return bytes.Contains(c, []byte(`\u`))
+}
+
+// skipJSON returns the index just past the JSON value starting at c[i]
+// (valid JSON), or -1 when it is cut short.
+func skipJSON(c []byte, i int) int {
+	n := len(c)
+	if i >= n {
+		return -1
+	}
+	switch c[i] {
+	case '"':
+		return stringEnd(c, i)
+	case '{', '[':
+		depth := 0
+		for i < n {
+			switch c[i] {
+			case '"':
+				if i = stringEnd(c, i); i < 0 {
+					return -1
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return -1
+	}
+	for i < n {
+		switch c[i] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return i
+		}
+		i++
+	}
+	return i
 }
 
 // keyIs compares a raw (escaped) member key with key.
