@@ -415,7 +415,11 @@ func scanChunk(s *Scanner, data []byte, ends []int, offset int64, first bool, o 
 			cr = true // a last line without newline (Record.Body drops its '\r' too)
 		}
 		line++
-		*rec = Record{Line: line, Offset: offset + int64(pos), Raw: raw, Newline: nl}
+		// Zeroed, then set field by field: a composite literal is built on
+		// the stack and copied in wider words than its fields were stored
+		// in, a load the CPU cannot forward from those stores.
+		*rec = Record{}
+		rec.Line, rec.Offset, rec.Raw, rec.Newline = line, offset+int64(pos), raw, nl
 		rec.Size = rec.Len()
 		pos += int(rec.Size)
 		body := raw
@@ -439,13 +443,14 @@ func scanChunk(s *Scanner, data []byte, ends []int, offset int64, first bool, o 
 		} else {
 			rec.Raw = b.keep(raw)
 		}
-		b.add(*rec, s.subSlot)
+		b.add(rec, s.subSlot)
 	}
 }
 
 // add appends rec with its captures copied into b (of the Sub member's
-// raw value only the first byte).
-func (b *Batch) add(rec Record, subSlot int) {
+// raw value only the first byte); rec's Top and Sub are changed to those
+// copies.
+func (b *Batch) add(rec *Record, subSlot int) {
 	if rec.Top != nil {
 		at := len(b.slots)
 		for k, v := range rec.Top {
@@ -461,7 +466,17 @@ func (b *Batch) add(rec Record, subSlot int) {
 		rec.Top = b.slots[at : at+nTop : at+nTop]
 		rec.Sub = b.slots[at+nTop : at+nTop+nSub : at+nTop+nSub]
 	}
-	b.Records = append(b.Records, rec)
+	b.Records = append(b.Records, Record{})
+	copyRecord(&b.Records[len(b.Records)-1], rec)
+}
+
+// copyRecord sets *dst to *src field by field (see scanChunk: *dst = *src
+// would load src in wider words than its fields were just stored in).
+// TestCopyRecordAllFields checks that it copies every field.
+func copyRecord(dst, src *Record) {
+	dst.Line, dst.Offset, dst.Raw, dst.Newline = src.Line, src.Offset, src.Raw, src.Newline
+	dst.Kind, dst.BOM, dst.CRLF, dst.Value = src.Kind, src.BOM, src.CRLF, src.Value
+	dst.Top, dst.Sub, dst.Size, dst.Streamed = src.Top, src.Sub, src.Size, src.Streamed
 }
 
 // streamLine validates a line longer than a chunk: data (the start of the
@@ -508,6 +523,6 @@ func streamLine(r io.Reader, data, buf []byte, c *Capture, longTop, longSub int,
 	rec.Newline, rec.Size = nl, size
 	rec.CRLF = nl && last == '\r'
 	streamedKind(st, &rec)
-	b.add(rec, st.subSlot)
+	b.add(&rec, st.subSlot)
 	return rest, size, nil
 }

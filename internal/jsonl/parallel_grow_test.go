@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -65,5 +66,35 @@ func TestParallelGrow(t *testing.T) {
 	}
 	if streamed != long || long < 100 {
 		t.Fatalf("%d lines streamed, %d longer than a chunk", streamed, long)
+	}
+}
+
+// copyRecord copies every field of a Record: each field set to a value
+// other than its zero value in turn must arrive.
+func TestCopyRecordAllFields(t *testing.T) {
+	typ := reflect.TypeOf(Record{})
+	for i := 0; i < typ.NumField(); i++ {
+		var src, dst Record
+		f := reflect.ValueOf(&src).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint8:
+			if f.CanInt() {
+				f.SetInt(7)
+			} else {
+				f.SetUint(7)
+			}
+		case reflect.Slice:
+			f.Set(reflect.MakeSlice(f.Type(), 1, 1))
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		default:
+			t.Fatalf("field %s of kind %s: teach this test to set it", typ.Field(i).Name, f.Kind())
+		}
+		copyRecord(&dst, &src)
+		if !reflect.DeepEqual(dst, src) {
+			t.Fatalf("copyRecord does not copy %s", typ.Field(i).Name)
+		}
 	}
 }
