@@ -124,6 +124,11 @@ type factStore struct {
 	calls []storedCall
 	arena []byte
 	full  bool // a string did not fit: the facts are incomplete
+	// userText: a user message whose content is a non-empty string was
+	// kept whole in this batch (inspect with list), so the listing's first
+	// message is found there or earlier: later ones need only their first
+	// byte.
+	userText bool
 }
 
 func (s *factStore) str(b []byte) strRef {
@@ -158,7 +163,7 @@ func (s *factStore) get(r strRef) string {
 }
 
 func (s *factStore) reset() {
-	s.facts, s.calls, s.arena, s.full = s.facts[:0], s.calls[:0], s.arena[:0], false
+	s.facts, s.calls, s.arena, s.full, s.userText = s.facts[:0], s.calls[:0], s.arena[:0], false, false
 }
 
 // checkFacts are a file's stored facts, by entry (ascending).
@@ -293,8 +298,13 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 		switch c := sb[subContent]; {
 		case !list || c == nil:
 			sb[subContent] = nil
-		case string(word(role)) != "user":
+		case string(word(role)) != "user" || st.userText:
 			sb[subContent] = c[:1]
+		case c[0] == '"' && len(c) > 2 && !rec.BOM:
+			// The listing takes this one's text (listState.line: a
+			// string of at least one character), unless an earlier
+			// line gave it already; a BOM line it skips.
+			st.userText = true
 		}
 		sb[subStop], sb[subToolCallID] = nil, nil
 	} else {
