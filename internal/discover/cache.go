@@ -28,8 +28,8 @@ const (
 )
 
 // maxCacheBytes bounds the cache file read: a larger file is not ours (a
-// row is about a kilobyte) and is treated as missing.
-const maxCacheBytes = 256 << 20
+// row is about a kilobyte: a million sessions) and is treated as missing.
+const maxCacheBytes = 1 << 30
 
 // CacheFile is the default cache location: $XDG_CACHE_HOME/sessctl/list-cache.json
 // ("" when neither XDG_CACHE_HOME nor HOME is known).
