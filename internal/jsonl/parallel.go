@@ -136,6 +136,11 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 		case e := <-freeEnds:
 			return e[:0]
 		default:
+		}
+		select {
+		case e := <-sharedEnds:
+			return e[:0]
+		default:
 			return make([]int, 0, maxChunkLines)
 		}
 	}
@@ -294,6 +299,12 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 		case b := <-freeBatches:
 			putSharedBatch(b)
 			continue
+		case e := <-freeEnds:
+			select {
+			case sharedEnds <- e:
+			default:
+			}
+			continue
 		default:
 		}
 		break
@@ -308,7 +319,11 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 // ReadParallel calls: a listing indexes thousands of files, most smaller
 // than a buffer, and a fresh zeroed buffer per file costs more than
 // reading the file.
-var sharedBufs = make(chan *chunkBuf, 8)
+var sharedBufs = make(chan *chunkBuf, 16)
+
+// sharedEnds keeps the line-end lists of jobs between ReadParallel calls
+// (64 KiB each), for the same reason.
+var sharedEnds = make(chan []int, 16)
 
 func sharedBuf(size int) *chunkBuf {
 	if size == ReadSize {
@@ -323,7 +338,7 @@ func sharedBuf(size int) *chunkBuf {
 
 // sharedBatches keeps batches between ReadParallel calls, with the
 // capacity their records, captures and arena grew to.
-var sharedBatches = make(chan *Batch, 8)
+var sharedBatches = make(chan *Batch, 16)
 
 func sharedBatch() *Batch {
 	select {
