@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -266,14 +267,34 @@ func (r *treeRenderer) block(b []byte, from, to int) []byte {
 // that is valid, else as encoding/json writes it (HTML characters escaped,
 // invalid UTF-8 replaced).
 func appendJSONString(b []byte, s string) []byte {
-	if jsonSafe(s) {
-		b = append(b, '"')
-		b = append(b, s...)
-		return append(b, '"')
+	// One pass that copies and tests each byte (ids are short: a call of
+	// memmove and a second loop cost more).
+	n := len(b)
+	b = slices.Grow(b, len(s)+2)[:n+len(s)+2]
+	b[n] = '"'
+	d := b[n+1 : n+1+len(s)]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if jsonUnsafe[c] {
+			m, _ := json.Marshal(s)
+			return append(b[:n], m...)
+		}
+		d[i] = c
 	}
-	m, _ := json.Marshal(s)
-	return append(b, m...)
+	b[n+1+len(s)] = '"'
+	return b
 }
+
+// jsonUnsafe marks the bytes jsonSafe refuses.
+var jsonUnsafe = func() (t [256]bool) {
+	for c := range t {
+		t[c] = !jsonSafe(string(rune(c)))
+		if c >= 0x7f {
+			t[c] = true
+		}
+	}
+	return t
+}()
 
 // jsonSafe reports whether s can be written between quotes as is.
 func jsonSafe(s string) bool {

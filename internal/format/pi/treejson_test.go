@@ -75,3 +75,23 @@ func TestWriteTreeJSONBlocks(t *testing.T) {
 	}
 	require.Greater(t, n, 10)
 }
+
+// appendJSONString writes a string as is between quotes exactly when
+// jsonSafe accepts it, else as encoding/json does, after any prefix.
+func TestAppendJSONString(t *testing.T) {
+	var cases []string
+	for c := 0; c < 256; c++ {
+		cases = append(cases, string([]byte{byte(c)}), "ab"+string([]byte{byte(c)})+"cd")
+	}
+	cases = append(cases, "", "884263e0", "日本語", "a<b>&c", "\x00no-id", "x\u2028y", "bad\xffutf8")
+	for _, s := range cases {
+		want := `"` + s + `"`
+		if !jsonSafe(s) {
+			m, _ := json.Marshal(s)
+			want = string(m)
+		}
+		if got := string(appendJSONString([]byte("pre,"), s)); got != "pre,"+want {
+			t.Fatalf("%q: got %s, want pre,%s", s, got, want)
+		}
+	}
+}
