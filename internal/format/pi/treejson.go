@@ -26,7 +26,8 @@ const treeNodeSize = 160
 
 // WriteTreeJSON writes the tree --json object (the shape of
 // render.TreeJSON) straight from the index, so that a file of a million
-// entries needs no extra copy of its tree in memory. The nodes are
+// entries needs no extra copy of its tree in memory (output goes out in
+// pieces of about 1 MiB, as with a buffered writer). The nodes are
 // rendered in blocks of treeBlock by GOMAXPROCS goroutines, at most a few
 // blocks ahead of the writer, and written in file order.
 func (f *File) WriteTreeJSON(out io.Writer, leaf int) error {
@@ -34,16 +35,30 @@ func (f *File) WriteTreeJSON(out io.Writer, leaf int) error {
 	if leaf == tree.None {
 		leaf = x.Last()
 	}
+	// The parts around the nodes go through b, written out whenever it
+	// holds 1 MiB: a file of millions of roots (lines without parent)
+	// has a roots list of tens of MB.
 	var b []byte
-	ids := func(b []byte, ns []int) []byte {
+	var err error
+	flush := func(limit int) {
+		if len(b) >= limit && err == nil {
+			_, err = out.Write(b)
+			b = b[:0]
+		}
+	}
+	id := func(k, n int) {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, f.DisplayID(n))
+		flush(1 << 20)
+	}
+	ids := func(ns []int) {
 		b = append(b, '[')
 		for k, n := range ns {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, f.DisplayID(n))
+			id(k, n)
 		}
-		return append(b, ']')
+		b = append(b, ']')
 	}
 	b = append(b, `{"format":"pi","dialect":`...)
 	b = appendJSONString(b, string(f.Dialect))
@@ -55,26 +70,33 @@ func (f *File) WriteTreeJSON(out io.Writer, leaf int) error {
 	} else {
 		b = appendJSONString(b, f.DisplayID(leaf))
 	}
-	b = append(b, `,"roots":`...)
-	b = ids(b, x.Roots())
-	b = append(b, `,"nodes":[`...)
-	if _, err := out.Write(b); err != nil {
+	b = append(b, `,"roots":[`...)
+	k := 0
+	for i := range x.Len() { // x.Roots(), without the list
+		if !x.HasParent(i) {
+			id(k, i)
+			k++
+		}
+	}
+	b = append(b, `],"nodes":[`...)
+	flush(0)
+	if err != nil {
 		return err
 	}
 	if err := f.writeTreeNodes(out); err != nil {
 		return err
 	}
 	b = append(b[:0], `],"orphans":`...)
-	b = ids(b, f.Orphans())
+	ids(f.Orphans())
 	b = append(b, `,"cycles":[`...)
 	for k, c := range x.Cycles() {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = ids(b, c)
+		ids(c)
 	}
 	b = append(b, `],"duplicates":[`...)
-	k := 0
+	k = 0
 	for _, d := range x.Duplicates() {
 		if d == noIDKey {
 			continue
@@ -83,10 +105,11 @@ func (f *File) WriteTreeJSON(out io.Writer, leaf int) error {
 			b = append(b, ',')
 		}
 		b = appendJSONString(b, displayID(d))
+		flush(1 << 20)
 		k++
 	}
 	b = append(b, "]}\n"...)
-	_, err := out.Write(b)
+	flush(0)
 	return err
 }
 

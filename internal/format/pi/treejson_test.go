@@ -3,6 +3,8 @@ package pi
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -94,4 +96,45 @@ func TestAppendJSONString(t *testing.T) {
 			t.Fatalf("%q: got %s, want pre,%s", s, got, want)
 		}
 	}
+}
+
+// sizeWriter records the largest write.
+type sizeWriter struct {
+	bytes.Buffer
+	largest int
+}
+
+func (w *sizeWriter) Write(p []byte) (int, error) {
+	w.largest = max(w.largest, len(p))
+	return w.Buffer.Write(p)
+}
+
+// A file of many roots: the roots list (here about 2 MB) goes out in
+// pieces of about 1 MiB, not held whole, and is complete and in order.
+func TestWriteTreeJSONManyRoots(t *testing.T) {
+	var in bytes.Buffer
+	in.WriteString(`{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}` + "\n")
+	const n = 120_000
+	for i := range n {
+		fmt.Fprintf(&in, `{"type":"message","id":"root-%07d","message":{"role":"user"}}`+"\n", i)
+	}
+	p := filepath.Join(t.TempDir(), "roots.jsonl")
+	require.NoError(t, os.WriteFile(p, in.Bytes(), 0o644))
+	f, err := Open(p, Options{})
+	require.NoError(t, err)
+	var w sizeWriter
+	require.NoError(t, f.WriteTreeJSON(&w, tree.None))
+	var got struct {
+		Roots []string          `json:"roots"`
+		Nodes []json.RawMessage `json:"nodes"`
+	}
+	require.NoError(t, json.Unmarshal(w.Bytes(), &got))
+	require.Len(t, got.Roots, n)
+	require.Len(t, got.Nodes, n)
+	for i, r := range got.Roots {
+		if r != fmt.Sprintf("root-%07d", i) {
+			t.Fatalf("root %d is %q", i, r)
+		}
+	}
+	require.Less(t, w.largest, 1<<20+64, "a write of %d bytes", w.largest)
 }
