@@ -68,3 +68,40 @@ func TestMessageDigestSameAsTake(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParallelIndex holds the parallel index pass (workers' digests,
+// takeMessage, Touch) equal to the serial one on arbitrary lines after a
+// session header: entries, ids, parents, problems, labels.
+func FuzzParallelIndex(f *testing.F) {
+	f.Add([]byte(`{"type":"message","id":"a","parentId":null,"message":{"role":"user"}}
+{"type":"message","id":"b","parentId":"a","message":{"role":"assistant"}}
+{"type":"message","id":"a","parentId":"b","message":{"role":"us\u0065r"}}
+{"type":"label","id":"l","targetId":"a","label":"x"}
+{"type":"message","id":7,"parentId":"a","message":"no"}`))
+	f.Add([]byte("{\"type\":\"message\",\"id\":\"\",\"parentId\":\"\",\"message\":{}}\r\n\n[1]\n{\"type\":\"message\""))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(dir, "f.jsonl")
+		in := append([]byte(`{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}`+"\n"), data...)
+		if err := os.WriteFile(p, in, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { serialIndex, indexChunkSize = false, 0 }()
+		serialIndex = true
+		a, errA := Open(p, Options{})
+		serialIndex = false
+		for _, chunk := range []int{0, 64} {
+			indexChunkSize = chunk
+			b, errB := Open(p, Options{})
+			if (errA == nil) != (errB == nil) {
+				t.Fatalf("serial error %v, parallel error %v", errA, errB)
+			}
+			if errA != nil {
+				return
+			}
+			if sa, sb := indexSummary(a), indexSummary(b); sa != sb {
+				t.Fatalf("chunk %d: serial and parallel index differ:\nserial:\n%s\nparallel:\n%s", chunk, sa, sb)
+			}
+		}
+	})
+}
