@@ -144,6 +144,17 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 			return make([]int, 0, maxChunkLines)
 		}
 	}
+	// The first buffer is read here: an input that fits in it (most
+	// session files of a listing) is split and scanned on the caller's
+	// goroutine, without the reader, workers and hand-offs between them.
+	cb0 := getBuf()
+	n0, err0 := io.ReadFull(r, cb0.b)
+	if errors.Is(err0, io.EOF) || errors.Is(err0, io.ErrUnexpectedEOF) {
+		return readInline(cb0, cb0.b[:n0], o, getBatch(), getEnds, fn)
+	}
+	if err0 != nil {
+		return err0
+	}
 	order := make(chan *pjob, 2*workers)
 	work := make(chan *pjob, 2*workers)
 	quit := make(chan struct{})
@@ -185,11 +196,17 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 			}
 			return true
 		}
-		cb := getBuf()
+		cb := cb0
 		carry := 0
 		for {
 			buf := cb.b
-			n, err := io.ReadFull(r, buf[carry:])
+			var n int
+			var err error
+			if cb0 != nil { // read by the caller: a full buffer
+				n, cb0 = n0, nil
+			} else {
+				n, err = io.ReadFull(r, buf[carry:])
+			}
 			data := buf[:carry+n]
 			eof := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 			if err != nil && !eof {
@@ -313,6 +330,37 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 		return err
 	}
 	return readErr
+}
+
+// readInline is ReadParallel for an input that fits in its first read
+// buffer cb (data, read to its end): the chunks are split, scanned and
+// handed to fn in order on the caller's goroutine, with the records the
+// workers would give.
+func readInline(cb *chunkBuf, data []byte, o ParallelOptions, b *Batch, getEnds func() []int, fn func(*Batch) error) error {
+	s := NewScanner(o.Capture)
+	ends := getEnds()
+	line := 0
+	var err error
+	for start := 0; start < len(data) && err == nil; {
+		var end int
+		end, ends = cutLines(data, start, maxChunkLines, ends[:0])
+		scanChunk(s, data[start:end], ends, int64(start), start == 0, o, b)
+		for i := range b.Records {
+			b.Records[i].Line += line
+		}
+		line += len(b.Records)
+		err = fn(b)
+		b.Records, b.arena, b.slots = b.Records[:0], b.arena[:0], b.slots[:0]
+		start = end
+	}
+	cb.refs.Store(0)
+	putSharedBuf(cb)
+	putSharedBatch(b)
+	select {
+	case sharedEnds <- ends:
+	default:
+	}
+	return err
 }
 
 // sharedBufs keeps default-size read buffers (ReadSize) between
