@@ -3,36 +3,19 @@ package export
 import (
 	"bufio"
 	"bytes"
-	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
-	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/model"
+	"github.com/sessctl/sessctl/internal/render"
 )
 
 // A block whose text is a model.TextRef (a text too long to hold, left in
 // the session file) is written as its text is decoded from the file in
-// pieces (jsonl.DecodeString: about 64 KiB each, ending at character
+// pieces (render.TextPieces: about 64 KiB each, ending at character
 // boundaries, so each piece is escaped on its own), with the same bytes as
 // the held text gives: TestLongTextEqualsHeld holds every writer here
 // equal to its counterpart on a held string, in any chunking.
-
-// textPieces calls fn with the text of ref in pieces; a piece is valid
-// only during the call.
-func textPieces(ref *model.TextRef, fn func(string) error) error {
-	fh, err := os.Open(ref.Path)
-	if err != nil {
-		return err
-	}
-	defer fh.Close()
-	return jsonl.DecodeString(io.NewSectionReader(fh, ref.Off, ref.Len), ref.Verbatim, func(p []byte) error {
-		// The piece is not kept past fn: no copy.
-		return fn(unsafe.String(unsafe.SliceData(p), len(p)))
-	})
-}
 
 // How appendText escapes a piece of text.
 const (
@@ -125,7 +108,7 @@ func (f *textFacts) piece(s string) error {
 // longFacts reads a long text once for its facts.
 func longFacts(ref *model.TextRef) (textFacts, error) {
 	f := textFacts{lines: 1}
-	err := textPieces(ref, f.piece)
+	err := render.TextPieces(ref, f.piece)
 	return f, err
 }
 
@@ -139,7 +122,7 @@ func writeLongFence(w *bufio.Writer, lang string, ref *model.TextRef, f textFact
 	fc := fenceTicks(f.ticks)
 	w.WriteString(fc + lang + "\n")
 	var buf []byte
-	err := textPieces(ref, func(p string) error {
+	err := render.TextPieces(ref, func(p string) error {
 		buf = appendText(buf[:0], p, escTerm)
 		_, err := w.Write(buf)
 		return err
@@ -230,7 +213,7 @@ func (p *proseWriter) flush() {
 // text in the file.
 func writeLongProse(w *bufio.Writer, ref *model.TextRef) error {
 	p := newProseWriter(w)
-	err := textPieces(ref, p.piece)
+	err := render.TextPieces(ref, p.piece)
 	p.flush()
 	return err
 }
@@ -239,7 +222,7 @@ func writeLongProse(w *bufio.Writer, ref *model.TextRef) error {
 // text in the file.
 func writeLongHTML(w *bufio.Writer, ref *model.TextRef) error {
 	var buf []byte
-	return textPieces(ref, func(s string) error {
+	return render.TextPieces(ref, func(s string) error {
 		buf = appendText(buf[:0], s, escHTML)
 		_, err := w.Write(buf)
 		return err
@@ -253,7 +236,7 @@ func holdText(b *model.Block) error {
 		return nil
 	}
 	var sb strings.Builder
-	if err := textPieces(b.LongText, func(s string) error { sb.WriteString(s); return nil }); err != nil {
+	if err := render.TextPieces(b.LongText, func(s string) error { sb.WriteString(s); return nil }); err != nil {
 		return err
 	}
 	b.Text, b.LongText = sb.String(), nil

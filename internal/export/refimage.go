@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sessctl/sessctl/internal/model"
+	"github.com/sessctl/sessctl/internal/render"
 )
 
 // An image block whose LongText is set holds where its bytes are in the
@@ -129,7 +130,7 @@ type imageSource func(out func([]byte) error) error
 func refImage(ref *model.TextRef) imageSource {
 	return func(out func([]byte) error) error {
 		d := &b64Stream{out: out, url: true}
-		if err := textPieces(ref, d.write); err != nil {
+		if err := render.TextPieces(ref, d.write); err != nil {
 			return err
 		}
 		return d.close()

@@ -21,8 +21,11 @@ import (
 // function here equal to its counterpart on a held string, in any
 // chunking.
 
-// textPieces calls fn with the text of ref in pieces.
-func textPieces(ref *model.TextRef, fn func(string) error) error {
+// TextPieces calls fn with the text of ref in pieces (about 64 KiB each,
+// ending at character boundaries); a piece is valid only during the call.
+// Every writer of a long text (render's and export's) reads it through
+// this function.
+func TextPieces(ref *model.TextRef, fn func(string) error) error {
 	fh, err := os.Open(ref.Path)
 	if err != nil {
 		return err
@@ -119,7 +122,7 @@ func (t *trimmedText) piece(p string) error {
 // Escape(strings.TrimRight(text, "\n")) and a newline.
 func writeLongText(w io.Writer, ref *model.TextRef) error {
 	t := &trimmedText{w: w}
-	err := textPieces(ref, t.piece)
+	err := TextPieces(ref, t.piece)
 	t.write("\n")
 	return firstErr(err, t.err)
 }
@@ -129,7 +132,7 @@ func writeLongDim(w io.Writer, c *color.Color, ref *model.TextRef) error {
 	pre, post := colorParts(c)
 	t := &trimmedText{w: w}
 	t.write(pre)
-	err := textPieces(ref, t.piece)
+	err := TextPieces(ref, t.piece)
 	t.write(post + "\n")
 	return firstErr(err, t.err)
 }
@@ -147,7 +150,7 @@ func writeLongLimited(w io.Writer, ref *model.TextRef, o TranscriptOptions) erro
 	if !o.Full {
 		t.maxLines = o.MaxLines
 	}
-	err := textPieces(ref, t.piece)
+	err := TextPieces(ref, t.piece)
 	if !t.any {
 		return err
 	}
@@ -237,7 +240,7 @@ func (s *thinkingSummary) line() string {
 // writeLongThinking is drawBlock's folded thinking line for a text in a file.
 func writeLongThinking(w io.Writer, ref *model.TextRef, o TranscriptOptions) error {
 	s := &thinkingSummary{max: 100}
-	err := textPieces(ref, s.piece)
+	err := TextPieces(ref, s.piece)
 	n := s.newlines + 1
 	_, werr := fmt.Fprintln(w, o.Styles.Dim.Sprintf("[thinking, %d %s] %s", n, plural(n, "line", "lines"), EscapeLine(s.line())))
 	return firstErr(err, werr)
