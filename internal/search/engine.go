@@ -254,14 +254,10 @@ func searchOne(cfg *Config, t Target, buf []byte) *Result {
 	if width <= 0 {
 		width = 60
 	}
-	err = tx.Texts(opts, func(x *sessfmt.Text) error {
-		if x.Kind&cfg.Kinds == 0 || (cfg.ActiveOnly && !x.OnPath) || !RoleMatches(cfg.Roles, x.Role) {
-			return nil
-		}
-		spans, total := cfg.Matcher.Find(x.Text, 0)
-		if total == 0 {
-			return nil
-		}
+	keep := func(x *sessfmt.Text) bool {
+		return x.Kind&cfg.Kinds != 0 && (!cfg.ActiveOnly || x.OnPath) && RoleMatches(cfg.Roles, x.Role)
+	}
+	hit := func(x *sessfmt.Text, snippet string, spans [][2]int, total int) error {
 		if !described {
 			describe(cfg, &t, s)
 			res.Target, described = t, true
@@ -275,12 +271,30 @@ func searchOne(cfg *Config, t Target, buf []byte) *Result {
 			tm := x.Time
 			h.Time = &tm
 		}
-		h.Snippet, h.Spans = Snippet(x.Text, spans, width)
+		h.Snippet, h.Spans = snippet, spans
 		res.Hits = append(res.Hits, h)
 		if cfg.FirstOnly {
 			return errStop
 		}
 		return nil
+	}
+	// A line longer than jsonl.LongLine is matched in pieces, not held
+	// (longTexts), where the format supports it.
+	if streamLong {
+		opts.Long = func(l *sessfmt.LongLine) error {
+			return longTexts(cfg.Matcher, l, pre, buf, width, keep, hit)
+		}
+	}
+	err = tx.Texts(opts, func(x *sessfmt.Text) error {
+		if !keep(x) {
+			return nil
+		}
+		spans, total := cfg.Matcher.Find(x.Text, 0)
+		if total == 0 {
+			return nil
+		}
+		snippet, sp := Snippet(x.Text, spans, width)
+		return hit(x, snippet, sp, total)
 	})
 	if err != nil && err != errStop {
 		res.Err = err
@@ -322,20 +336,20 @@ func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, 
 			return errStop
 		})
 	}
-	f, err := os.Open(t.Ref.Path)
+	rf, err := openRaw(t.Ref.Path)
 	if err != nil {
 		res.Err = err
 		return res
 	}
 	rest := 0 // the line to read on from, line by line
-	err = pre.ScanLineBytes(f, buf, firstBlock, func(line int, raw []byte) error {
+	err = pre.ScanLineBytes(rf, buf, firstBlock, func(line int, raw []byte) error {
 		if raw == nil {
 			rest = line
 			return errStop
 		}
 		return decode(line, raw)
 	})
-	f.Close()
+	rf.Close()
 	if err != nil && err != errStop {
 		res.Err = err
 		return res
@@ -343,7 +357,7 @@ func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, 
 	if hit == nil && rest > 0 {
 		// Line by line; a line longer than jsonl.LongLine is matched in
 		// pieces, never held (longLineHit).
-		f, err = os.Open(t.Ref.Path)
+		f, err := os.Open(t.Ref.Path)
 		if err != nil {
 			res.Err = err
 			return res

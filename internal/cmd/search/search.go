@@ -9,7 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -497,10 +497,16 @@ func quickTargets(opts *Options, sopts discover.Options) ([]search.Target, *disc
 		}
 		items = append(items, item{search.Target{Ref: ref, Agent: s.Agent, ID: s.ID, Title: s.Title}, s.Modified})
 	}
-	sort.SliceStable(items, func(i, j int) bool { return items[i].mod.After(items[j].mod) })
+	// Sorted by index (an item is large: moving it is what a stable sort
+	// of the items themselves spent its time on).
+	order := make([]int32, len(items))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return items[b].mod.Compare(items[a].mod) })
 	out := make([]search.Target, len(items))
-	for i := range items {
-		out[i] = items[i].t
+	for i, k := range order {
+		out[i] = items[k].t
 	}
 	return out, cache
 }
