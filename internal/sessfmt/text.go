@@ -3,12 +3,14 @@ package sessfmt
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/model"
 )
 
@@ -117,7 +119,34 @@ type TextOptions struct {
 	// line, or the record's JSON). A record it refuses is skipped undecoded;
 	// this is how search decodes only the lines its byte prefilter picked.
 	Candidate func(line int, raw []byte) bool
+	// Long, when set, is called for each line of a JSONL session longer
+	// than jsonl.LongLine instead of the line being read whole (Candidate is
+	// not asked about it): see LongLine. Returning ErrReadWhole, before
+	// any text of the line was used, has the line read whole and decoded
+	// as a short line is. A Texter that does not support it reads every
+	// line whole.
+	Long func(l *LongLine) error
 }
+
+// LongLine is a line of a JSONL session longer than jsonl.LongLine, handed
+// to TextOptions.Long unread.
+type LongLine struct {
+	// Line is the line's 1-based number.
+	Line int
+	// File is the session file, open during the call.
+	File *os.File
+	// Off and Len locate the line in File, newline excluded.
+	Off, Len int64
+	// Texts calls fn with the texts of small, a stand-in of the line that
+	// keeps its small values and puts placeholders for long strings (a
+	// jsonl.Elider's copy), as the texts of the line itself: entry id,
+	// line, role, time and on-path as Texts gives them; a text that is a
+	// left-out string is its placeholder.
+	Texts func(small []byte, fn func(*Text) error) error
+}
+
+// ErrReadWhole, returned by TextOptions.Long, has the long line read whole.
+var ErrReadWhole = errors.New("read the line whole")
 
 // Texter is the text capability (search, secrets): every entry's readable
 // text, in file order, on and off the active path. fn's *Text is valid only
@@ -166,6 +195,85 @@ func EachLine(path string, candidate func(line int, raw []byte) bool, fn func(li
 			}
 		}
 		acc = acc[:0]
+		if err == io.EOF {
+			return nil
+		}
+	}
+}
+
+// EachLineLong is EachLine, except that a line longer than jsonl.LongLine
+// is never held: long is called with the open file, the line's number,
+// offset and length (newline excluded) instead, and candidate is not asked
+// about it. When long returns ErrReadWhole the line is read whole and goes
+// to candidate and fn as a short line does.
+func EachLineLong(path string, candidate func(line int, raw []byte) bool, fn func(line int, raw []byte) error,
+	long func(fh *os.File, line int, off, n int64) error) error {
+	fh, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	br := bufio.NewReaderSize(fh, 64<<10)
+	// A line longer than the reader's buffer is not gathered while it is
+	// read: at its end it is read again from the file (from the page
+	// cache) into buf when not long, so buf grows to the longest short
+	// line only.
+	var buf []byte
+	line := 0
+	var pos, start int64 // file offsets: of the next byte read, of the line
+	split := false       // the line is longer than the reader's buffer
+	for {
+		chunk, err := br.ReadSlice('\n')
+		pos += int64(len(chunk))
+		if err == bufio.ErrBufferFull {
+			split = true
+			continue
+		}
+		if err != nil && err != io.EOF {
+			return err
+		}
+		if len(chunk) == 0 && !split && err == io.EOF {
+			return nil
+		}
+		line++
+		n := pos - start
+		if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
+			n--
+		}
+		handled := false
+		if n > jsonl.LongLine {
+			ferr := long(fh, line, start, n)
+			if ferr != nil && ferr != ErrReadWhole {
+				return ferr
+			}
+			handled = ferr == nil
+		}
+		if !handled {
+			var raw []byte
+			switch {
+			case n > jsonl.LongLine:
+				// Read whole, as asked, and not kept in buf.
+				raw = make([]byte, n)
+			case split:
+				if int64(cap(buf)) < n {
+					buf = make([]byte, n)
+				}
+				raw = buf[:n]
+			default:
+				raw = chunk[:n]
+			}
+			if split {
+				if _, rerr := fh.ReadAt(raw, start); rerr != nil {
+					return rerr
+				}
+			}
+			if candidate == nil || candidate(line, raw) {
+				if ferr := fn(line, raw); ferr != nil {
+					return ferr
+				}
+			}
+		}
+		split, start = false, pos
 		if err == io.EOF {
 			return nil
 		}

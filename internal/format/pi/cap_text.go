@@ -31,7 +31,7 @@ func (s *Session) Texts(opts sessfmt.TextOptions, fn func(*sessfmt.Text) error) 
 	// Entries are in file order; a cursor finds the entry of each line.
 	j := 0
 	var p fastjson.Parser
-	return sessfmt.EachLine(f.Path, opts.Candidate, func(line int, raw []byte) error {
+	texts := func(line int, raw []byte, fn func(*sessfmt.Text) error) error {
 		for j < len(f.Entries) && int(f.Line(j)) < line {
 			j++
 		}
@@ -54,7 +54,12 @@ func (s *Session) Texts(opts sessfmt.TextOptions, fn func(*sessfmt.Text) error) 
 			}
 		}
 		return entryTexts(v, trimBOM(raw), base, kinds, fn)
-	})
+	}
+	short := func(line int, raw []byte) error { return texts(line, raw, fn) }
+	if opts.Long != nil {
+		return sessfmt.EachLineLong(f.Path, opts.Candidate, short, longTexts(opts.Long, texts))
+	}
+	return sessfmt.EachLine(f.Path, opts.Candidate, short)
 }
 
 func trimBOM(b []byte) []byte {
