@@ -103,7 +103,7 @@ func grow(b []byte, n int) []byte {
 // by piece. It returns errWhole, before any hit, when that cannot be done.
 func longLineHit(cfg *Config, lt sessfmt.LineTexter, fh *os.File, line int, off, n int64, width int, found func(x *sessfmt.Text, snippet string, spans [][2]int, total int)) error {
 	m := cfg.Matcher
-	if m.maxLen == 0 {
+	if m.pieceLen() == 0 {
 		return errWhole
 	}
 	el := jsonl.NewElider(jsonl.ElidedMin)
@@ -182,7 +182,7 @@ func (s *streamMatch) scan(final bool) {
 	w := s.win
 	limit := len(w) // a match starting before limit is decided
 	if !final {
-		limit = len(w) - s.m.maxLen + 1
+		limit = len(w) - s.m.pieceLen() + 1
 	}
 	rel := int(s.from - s.winAt)
 	for rel < limit && rel <= len(w) {

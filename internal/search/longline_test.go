@@ -93,7 +93,7 @@ func TestLongLineMatchedInPieces(t *testing.T) {
 		{`NEE(DLE|XX)`, Options{Regexp: true}},
 		{`y\n\ty{2}`, Options{Regexp: true}},
 		{`(?i)t"q.{0,3}`, Options{Regexp: true}},
-		{`n[e]+dle`, Options{Regexp: true, IgnoreCase: true}}, // unbounded: read whole
+		{`n[e]+dle`, Options{Regexp: true, IgnoreCase: true}}, // unbounded: matched in pieces (matches under maxStreamLen)
 	} {
 		hit, n := firstHit(t, path, c.pattern, c.o)
 		if hit == nil {

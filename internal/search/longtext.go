@@ -21,14 +21,20 @@ var streamLong = true
 // which texts are searched (kinds, roles, active path); hit is called once
 // per text with a match, as the held path does.
 //
+// A regular expression whose matches have no bounded length (*, +, {n,})
+// is matched so as if no match in a left-out string were longer than
+// maxStreamLen (64 KiB, Matcher.window): the matches and snippets are the
+// held reading's whenever that holds; a longer match is cut short (counted
+// as one or more shorter ones) or missed. Memory stays bounded.
+//
 // It returns sessfmt.ErrReadWhole, before any hit, when the line cannot be
-// matched so: a pattern whose matches have no bounded length or that tests
-// positions (Matcher.maxLen is 0: the line is then held, as before), a line
+// matched so: a regular expression that tests positions (^, $, \A, \z, \b,
+// \B: the line is then held, as before), a line
 // the Elider cannot read, or a kept text that holds a left-out string
 // without being exactly one (a tool call's arguments).
 func longTexts(m *Matcher, l *sessfmt.LongLine, pre *Prefilter, buf []byte, width int,
 	keep func(x *sessfmt.Text) bool, hit func(x *sessfmt.Text, snippet string, spans [][2]int, total int) error) error {
-	if m.maxLen == 0 {
+	if m.pieceLen() == 0 {
 		return sessfmt.ErrReadWhole
 	}
 	if pre != nil {

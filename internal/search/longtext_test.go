@@ -3,6 +3,7 @@ package search
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,8 +20,8 @@ import (
 // non-ASCII text; an off-path branch; a tool result of two text blocks (one
 // long, one short) with matches in both; an assistant message whose tool
 // call's arguments are long (not matched in pieces: read whole); and short
-// messages in between.
-func writeLongTexts(t testing.TB, size int) string {
+// messages in between. With one, the other long strings are a few bytes.
+func writeLongTexts(t testing.TB, size int, one bool) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "2026-01-01T00-00-00-000Z_s1.jsonl")
 	fh, err := os.Create(p)
@@ -49,6 +50,10 @@ func writeLongTexts(t testing.TB, size int) string {
 	w.WriteString(`{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":`)
 	long(size)
 	w.WriteString(`,"timestamp":1}}` + "\n")
+	if one {
+		// The long user message only.
+		size = 0
+	}
 	w.WriteString(`{"type":"message","id":"b1","parentId":"a1","timestamp":"2026-01-01T00:00:02Z","message":{"role":"user","content":[{"type":"text","text":`)
 	long(size)
 	w.WriteString(`}],"timestamp":2}}` + "\n")
@@ -111,7 +116,7 @@ func TestLongLineSearchEqualsHeld(t *testing.T) {
 		t.Skip("writes a 30 MiB file")
 	}
 	const size = 5 << 20
-	path := writeLongTexts(t, size)
+	path := writeLongTexts(t, size, false)
 	for _, c := range []struct {
 		pattern string
 		o       Options
@@ -127,7 +132,13 @@ func TestLongLineSearchEqualsHeld(t *testing.T) {
 		{`NEE(DLE|XX)\s`, Options{Regexp: true}, sessfmt.TextDefault},
 		{`(?i)e{2}dle`, Options{Regexp: true}, sessfmt.TextAll},
 		{"absent", Options{}, sessfmt.TextDefault},
-		{"NE+DLE", Options{Regexp: true}, sessfmt.TextBody | sessfmt.TextToolOutput}, // unbounded: held
+		// Unbounded: matched in pieces (every match here is shorter
+		// than maxStreamLen: . stops at the text's newlines).
+		{"NE+DLE", Options{Regexp: true}, sessfmt.TextBody | sessfmt.TextToolOutput},
+		{"NEE.*?DLE", Options{Regexp: true}, sessfmt.TextBody | sessfmt.TextToolOutput},
+		{"a+NEEDLE", Options{Regexp: true}, sessfmt.TextBody},
+		// Tests a position: held.
+		{`(?i)needle\b`, Options{Regexp: true}, sessfmt.TextBody},
 	} {
 		m, err := Compile(c.pattern, c.o)
 		if err != nil {
@@ -148,11 +159,104 @@ func TestLongLineSearchEqualsHeld(t *testing.T) {
 			// The tool call's long arguments are read whole only when
 			// tool input is searched; an unbounded pattern reads every
 			// long candidate line whole.
-			bounded := m.maxLen > 0
-			if bounded && c.kinds&sessfmt.TextToolInput == 0 && n > 16<<20 {
+			if !c.o.Regexp && c.kinds&sessfmt.TextToolInput == 0 && n > 16<<20 {
 				t.Errorf("%q active=%v: %d MiB allocated for %d MiB lines", c.pattern, active, n>>20, size>>20)
 			}
 			t.Logf("%q active=%v kinds=%v: %d hits, %.1f MiB allocated", c.pattern, active, c.kinds, strings.Count(got, "\n"), float64(n)/(1<<20))
+		}
+	}
+}
+
+// streamAll matches text handed to a streamMatch in pieces of n bytes.
+func streamAll(m *Matcher, text string, n int) (total int, snippet string, spans [][2]int) {
+	sm := newStreamMatch(m, 60)
+	for i := 0; i < len(text); i += n {
+		sm.piece([]byte(text[i:min(i+n, len(text))]))
+	}
+	sm.end()
+	if sm.total == 0 {
+		return 0, "", nil
+	}
+	snip, sp := Snippet(string(sm.local), sm.spans, 60)
+	return sm.total, snip, sp
+}
+
+// TestUnboundedInPieces: a regular expression with unbounded repetition
+// and no assertion is matched in pieces as the whole text is while its
+// matches are at most maxStreamLen long; a longer match is cut short or
+// missed (the documented bound: logged, as the result then depends on the
+// text); one that tests a position is not matched in pieces at all.
+func TestUnboundedInPieces(t *testing.T) {
+	text := strings.Repeat("abc\n", 10000) + "x" + strings.Repeat("a", 1000) + "y" + strings.Repeat("q", 100000) + "x" + strings.Repeat("a", 2*maxStreamLen) + "y!"
+	for _, expr := range []string{`xa+y`, `(?s)b.*c`, `xa{10,}y|q+!?`, `xa*y`, `bc\na+`, `a[bc]+\n`, `q{3,}a?`, `c\na*y?`} {
+		m, err := Compile(expr, Options{Regexp: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.pieceLen() != maxStreamLen {
+			t.Fatalf("%s: pieceLen %d", expr, m.pieceLen())
+		}
+		spans, total := m.Find(text, 0)
+		snip, sp := Snippet(text, spans, 60)
+		short := true // every match of the whole text is within the bound
+		for _, s := range spans {
+			short = short && s[1]-s[0] <= maxStreamLen
+		}
+		for _, n := range []int{1000, 4096, jsonl.StringPiece} {
+			gt, gs, gsp := streamAll(m, text, n)
+			same := gt == total && gs == snip && fmt.Sprint(gsp) == fmt.Sprint(sp)
+			if short && !same {
+				t.Errorf("%s pieces of %d: %d matches, snippet of %d bytes %v; held %d, %d bytes %v", expr, n, gt, len(gs), gsp, total, len(snip), sp)
+			}
+			if n == 4096 {
+				t.Logf("%s: held %d matches, streamed %d (all matches within the bound: %v)", expr, total, gt, short)
+			}
+		}
+	}
+	for _, expr := range []string{`^abc`, `c$`, `\babc+`, `(?m)^a+`, `\Aab*`} {
+		m, _ := Compile(expr, Options{Regexp: true})
+		if m.pieceLen() != 0 {
+			t.Errorf("%s: matched in pieces", expr)
+		}
+	}
+}
+
+// TestLongLineSearchNotHeld: search without -l in a session whose message
+// is one 64 MiB line allocates a few MiB, not the line (before: several
+// times its size), for fixed strings, -i, and bounded and unbounded
+// regular expressions, and finds what the held reading finds.
+func TestLongLineSearchNotHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 64 MiB file")
+	}
+	const size = 64 << 20
+	path := writeLongTexts(t, size, true)
+	for _, c := range []struct {
+		pattern string
+		o       Options
+	}{
+		{"NEEDLE", Options{}},
+		{"needle", Options{IgnoreCase: true}},
+		{`NEE(DLE|XX)\s`, Options{Regexp: true}},
+		{`NE+DLE`, Options{Regexp: true}},
+		{`j\n\t.*?NEEDLE`, Options{Regexp: true}},
+	} {
+		m, err := Compile(c.pattern, c.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, n := searchAll(t, path, m, sessfmt.TextDefault, true)
+		t.Logf("%q: %.1f MiB allocated", c.pattern, float64(n)/(1<<20))
+		// About 7 MiB of it is opening the session (its index pass's
+		// buffers), the same for any line length.
+		if n > 24<<20 {
+			t.Errorf("%q: %d MiB allocated for a %d MiB line", c.pattern, n>>20, size>>20)
+		}
+		streamLong = false
+		want, _ := searchAll(t, path, m, sessfmt.TextDefault, true)
+		streamLong = true
+		if got != want || got == "" {
+			t.Errorf("%q: streamed\n%.2000s\nheld\n%.2000s", c.pattern, got, want)
 		}
 	}
 }

@@ -33,6 +33,22 @@ type Matcher struct {
 	// -i), or a regular expression whose matches have a bounded length and
 	// that tests no position (regexpMaxLen); 0 for any other.
 	maxLen int
+	// window, for a regular expression whose matches have no bounded
+	// length but that tests no position (no ^, $, \A, \z, \b, \B), is
+	// the length its matches are taken to have at most when a long line's
+	// text is matched in pieces (maxStreamLen): a longer match there is
+	// cut short or missed (see pieceLen). 0 for any other pattern.
+	window int
+}
+
+// pieceLen is the longest match matching in pieces allows for: maxLen, or
+// window for an unbounded regular expression without assertions; 0 when
+// the pattern cannot be matched in pieces (it tests positions).
+func (m *Matcher) pieceLen() int {
+	if m.maxLen > 0 {
+		return m.maxLen
+	}
+	return m.window
 }
 
 // Compile reads pattern. An empty pattern is refused: it would match every
@@ -70,6 +86,8 @@ func Compile(pattern string, o Options) (*Matcher, error) {
 	m.re = re
 	if n, ok := regexpMaxLen(expr); ok {
 		m.maxLen = n
+	} else if !testsPosition(expr) {
+		m.window = maxStreamLen
 	}
 	if lit, fold, ok := requiredLiteral(expr); ok {
 		m.pre = newPrefilter(lit, fold, true)
@@ -248,4 +266,29 @@ func maxLenOf(re *syntax.Regexp) (int, bool) {
 	}
 	// Star, Plus (unbounded) and the empty-width assertions.
 	return 0, false
+}
+
+// testsPosition reports whether expr holds an empty-width assertion (^, $,
+// \A, \z, \b, \B, with or without (?m)), or cannot be parsed: a match
+// found in a slice of a text may then not be one in the text.
+func testsPosition(expr string) bool {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return true
+	}
+	var walk func(*syntax.Regexp) bool
+	walk = func(r *syntax.Regexp) bool {
+		switch r.Op {
+		case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+			syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+			return true
+		}
+		for _, sub := range r.Sub {
+			if walk(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(re.Simplify())
 }
