@@ -201,6 +201,60 @@ func Run(cfg Config, targets []Target, emit func(*Result) error) error {
 	return err
 }
 
+// Collect searches the targets sent on in as they come, while the caller
+// is still finding the rest, and returns each one's result in the order
+// they were sent (sessions without hits included) once in is closed. It
+// holds every result: meant for FirstOnly, where a result has at most one
+// hit, so that finding the sessions (list's walk and stats) and searching
+// them share the cores; a caller that must stream many hits uses Run.
+func Collect(cfg Config, in <-chan Target) []*Result {
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.Kinds == 0 {
+		cfg.Kinds = sessfmt.TextDefault
+	}
+	type job struct {
+		i int
+		t Target
+	}
+	type done struct {
+		i int
+		r *Result
+	}
+	jobs := make(chan job, 64)
+	out := make(chan done, 64)
+	go func() {
+		defer close(jobs)
+		i := 0
+		for t := range in {
+			jobs <- job{i, t}
+			i++
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, blockSize)
+			for j := range jobs {
+				out <- done{j.i, searchOne(&cfg, j.t, buf)}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(out) }()
+	var res []*Result
+	for d := range out {
+		for len(res) <= d.i {
+			res = append(res, nil)
+		}
+		res[d.i] = d.r
+	}
+	return res
+}
+
 func searchOne(cfg *Config, t Target, buf []byte) *Result {
 	res := &Result{Target: t}
 	pre := cfg.Matcher.Prefilter()

@@ -143,27 +143,29 @@ func Run(opts *Options) error {
 		return cmdutil.FlagErrorf("pattern: %v", err)
 	}
 	kinds, _ := sessfmt.ParseTextKinds(opts.In)
-	var targets []search.Target
-	var cache *discover.Cache
-	if len(opts.Args) > 0 {
-		targets, err = argTargets(opts)
-	} else {
-		targets, cache, err = discovered(opts)
-	}
-	if err != nil {
-		return err
-	}
 	cfg := search.Config{
 		Matcher: m, Kinds: kinds, Roles: opts.Roles, ActiveOnly: !opts.AllBranches, FirstOnly: opts.FilesOnly,
 		Open:   func(r sessfmt.Ref) (sessfmt.Session, error) { return f.Registry.OpenRef(r, sessfmt.OpenOptions{}) },
 		Format: f.Registry.Format,
+	}
+	var targets []search.Target
+	var results []*search.Result // searched already, in the order to show
+	searched := false
+	var cache *discover.Cache
+	if len(opts.Args) > 0 {
+		targets, err = argTargets(opts)
+	} else {
+		targets, results, searched, cache, err = discovered(opts, cfg)
+	}
+	if err != nil {
+		return err
 	}
 	out := bufio.NewWriterSize(opts.IO.Out, 1<<16)
 	st := render.NewStyles(opts.IO)
 	hl := opts.IO.Style(color.FgRed, color.Bold) // as grep
 	tty := opts.IO.IsStdoutTTY()
 	hits, failed := 0, 0
-	err = search.Run(cfg, targets, func(r *search.Result) error {
+	emit := func(r *search.Result) error {
 		if r.Err != nil {
 			failed++
 			if !opts.IO.Quiet() {
@@ -199,7 +201,16 @@ func Run(opts *Options) error {
 			}
 		}
 		return nil
-	})
+	}
+	if searched {
+		for _, r := range results {
+			if err = emit(r); err != nil {
+				break
+			}
+		}
+	} else {
+		err = search.Run(cfg, targets, emit)
+	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr
 	}
@@ -338,16 +349,22 @@ func claimed(reg *sessfmt.Registry, arg string) (sessfmt.Ref, bool) {
 
 // discovered lists every session as list does, filtered the same way. The
 // list cache is returned when search may add rows to it (quickTargets).
-func discovered(opts *Options) ([]search.Target, *discover.Cache, error) {
+// With -l and quickTargets, the sessions are searched as they are found
+// (searchedQuick): their results are returned instead, searched true.
+func discovered(opts *Options, cfg search.Config) (targets []search.Target, results []*search.Result, searched bool, cache *discover.Cache, err error) {
 	f := opts.Factory
 	sopts, err := f.DiscoverOptions(opts.Roots, opts.NoCache)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, nil, err
 	}
 	sopts.Agents = opts.Agents
 	if opts.Since == "" && opts.Project == "" && opts.AllProjects {
+		if opts.FilesOnly {
+			r, c := searchedQuick(opts, sopts, cfg)
+			return nil, r, true, c, nil
+		}
 		t, c := quickTargets(opts, sopts)
-		return t, c, nil
+		return t, nil, false, c, nil
 	}
 	res := discover.ScanAll(sopts)
 	if !opts.IO.Quiet() {
@@ -357,7 +374,7 @@ func discovered(opts *Options) ([]search.Target, *discover.Cache, error) {
 	}
 	sessions, err := filter(opts, res.Sessions)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, nil, err
 	}
 	discover.SortSessions(sessions, "modified")
 	out := make([]search.Target, 0, len(sessions))
@@ -371,7 +388,30 @@ func discovered(opts *Options) ([]search.Target, *discover.Cache, error) {
 		t.Ref = ref
 		out = append(out, t)
 	}
-	return out, nil, nil
+	return out, nil, false, nil, nil
+}
+
+// searchedQuick is quickTargets and search.Collect at once: each session is
+// searched as soon as it is found (its stat and cache row read), so that
+// the walk and the search share the cores; the results (at most one hit
+// each: -l) are then put in quickTargets' order.
+func searchedQuick(opts *Options, sopts discover.Options, cfg search.Config) ([]*search.Result, *discover.Cache) {
+	in := make(chan search.Target, 64)
+	var mods []time.Time
+	var cache *discover.Cache
+	go func() {
+		defer close(in)
+		cache = eachQuickTarget(opts, sopts, func(t search.Target, mod time.Time) {
+			mods = append(mods, mod)
+			in <- t
+		})
+	}()
+	res := search.Collect(cfg, in) // returns once in is closed and all are searched
+	out := make([]*search.Result, len(res))
+	for i, k := range byModified(mods) {
+		out[i] = res[k]
+	}
+	return out, cache
 }
 
 // filter keeps the sessions list would show for the same --project,
@@ -392,20 +432,54 @@ func filter(opts *Options, in []*discover.Session) ([]*discover.Session, error) 
 // (<session>/subagents/) are left out unless --all, as list leaves
 // sidechain-only files out.
 func quickTargets(opts *Options, sopts discover.Options) ([]search.Target, *discover.Cache) {
+	type item struct {
+		t   search.Target
+		mod time.Time
+	}
+	var items []item
+	cache := eachQuickTarget(opts, sopts, func(t search.Target, mod time.Time) { items = append(items, item{t, mod}) })
+	mods := make([]time.Time, len(items))
+	for i := range items {
+		mods[i] = items[i].mod
+	}
+	out := make([]search.Target, len(items))
+	for i, k := range byModified(mods) {
+		out[i] = items[k].t
+	}
+	return out, cache
+}
+
+// byModified gives the positions of mods, latest first, equal times in
+// their order (list's order of sessions).
+func byModified(mods []time.Time) []int {
+	order := make([]int, len(mods))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return mods[b].Compare(mods[a]) })
+	return order
+}
+
+// eachQuickTarget finds quickTargets' sessions and gives each to add as it
+// is found, with its last activity (the order to show it in); it returns
+// the list cache, as quickTargets. The cache is read while the first root
+// is walked.
+func eachQuickTarget(opts *Options, sopts discover.Options, add func(search.Target, time.Time)) *discover.Cache {
 	warn := func(p string, err error) {
 		if !opts.IO.Quiet() {
 			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %s\n", render.EscapeLine(p), render.EscapeLine(err.Error()))
 		}
 	}
 	var cache *discover.Cache
+	cacheRead := make(chan struct{})
 	if sopts.Cache != "" {
-		cache = discover.LoadCache(sopts.Cache)
+		go func() {
+			defer close(cacheRead)
+			cache = discover.LoadCache(sopts.Cache)
+		}()
+	} else {
+		close(cacheRead)
 	}
-	type item struct {
-		t   search.Target
-		mod time.Time
-	}
-	var items []item
 	seenRoot := map[string]bool{}
 	seenFile := map[string]bool{}
 	seenKey := map[fileKey]bool{}
@@ -429,7 +503,9 @@ func quickTargets(opts *Options, sopts discover.Options) ([]search.Target, *disc
 			continue
 		}
 		seenRoot[real] = true
-		for _, p := range prov.Files(r.Path, warn) {
+		files := prov.Files(r.Path, warn)
+		<-cacheRead
+		for _, p := range files {
 			fst, err := os.Stat(p)
 			if err != nil || !fst.Mode().IsRegular() {
 				continue
@@ -482,9 +558,10 @@ func quickTargets(opts *Options, sopts discover.Options) ([]search.Target, *disc
 				}
 				t.Ref = ref
 			}
-			items = append(items, item{t, mod})
+			add(t, mod)
 		}
 	}
+	<-cacheRead
 	stored, warns := discover.ListStores(sopts)
 	for _, w := range warns {
 		warn(w.Path, w.Err)
@@ -495,18 +572,7 @@ func quickTargets(opts *Options, sopts discover.Options) ([]search.Target, *disc
 			warn(s.Path, err)
 			continue
 		}
-		items = append(items, item{search.Target{Ref: ref, Agent: s.Agent, ID: s.ID, Title: s.Title}, s.Modified})
+		add(search.Target{Ref: ref, Agent: s.Agent, ID: s.ID, Title: s.Title}, s.Modified)
 	}
-	// Sorted by index (an item is large: moving it is what a stable sort
-	// of the items themselves spent its time on).
-	order := make([]int32, len(items))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortStableFunc(order, func(a, b int32) int { return items[b].mod.Compare(items[a].mod) })
-	out := make([]search.Target, len(items))
-	for i, k := range order {
-		out[i] = items[k].t
-	}
-	return out, cache
+	return cache
 }
