@@ -183,6 +183,10 @@ func (s *streamMatch) scan(final bool) {
 	limit := len(w) // a match starting before limit is decided
 	if !final {
 		limit = len(w) - s.m.pieceLen() + 1
+		if s.m.ctxRe != nil {
+			// The byte after a match's end is in the window.
+			limit--
+		}
 	}
 	rel := int(s.from - s.winAt)
 	for rel < limit && rel <= len(w) {
@@ -193,6 +197,13 @@ func (s *streamMatch) scan(final bool) {
 				break
 			}
 			a, b = rel+i, rel+i+len(s.m.lit)
+		} else if s.m.ctxRe != nil && s.winAt+int64(rel) > 0 {
+			// The byte before rel is in the window (scan keeps it).
+			loc := s.m.ctxRe.FindSubmatchIndex(w[rel-1:])
+			if loc == nil {
+				break
+			}
+			a, b = rel-1+loc[2], rel-1+loc[3]
 		} else {
 			loc := s.m.re.FindIndex(w[rel:])
 			if loc == nil {
@@ -237,6 +248,9 @@ func (s *streamMatch) scan(final bool) {
 	keep := rel
 	if s.first[0] < 0 {
 		keep -= s.before
+	}
+	if s.m.ctxRe != nil {
+		keep-- // the byte before the next search's start
 	}
 	if keep < 0 {
 		keep = 0

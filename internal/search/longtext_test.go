@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,8 +138,17 @@ func TestLongLineSearchEqualsHeld(t *testing.T) {
 		{"NE+DLE", Options{Regexp: true}, sessfmt.TextBody | sessfmt.TextToolOutput},
 		{"NEE.*?DLE", Options{Regexp: true}, sessfmt.TextBody | sessfmt.TextToolOutput},
 		{"a+NEEDLE", Options{Regexp: true}, sessfmt.TextBody},
-		// Tests a position: held.
+		// Tests a position, bounded: matched in pieces with a byte of
+		// context either side.
 		{`(?i)needle\b`, Options{Regexp: true}, sessfmt.TextBody},
+		{`\bNEEDLE`, Options{Regexp: true}, sessfmt.TextDefault},
+		{`\BDLE\b`, Options{Regexp: true}, sessfmt.TextDefault},
+		{`^aaa`, Options{Regexp: true}, sessfmt.TextDefault},
+		{`NEEDLE$`, Options{Regexp: true}, sessfmt.TextAll},
+		{`(?m)^\tab|j$`, Options{Regexp: true}, sessfmt.TextDefault},
+		{`(?i)\Bneedle\B`, Options{Regexp: true}, sessfmt.TextDefault},
+		// Tests a position, unbounded: held.
+		{`\bNE+DLE`, Options{Regexp: true}, sessfmt.TextBody},
 	} {
 		m, err := Compile(c.pattern, c.o)
 		if err != nil {
@@ -213,7 +223,7 @@ func TestUnboundedInPieces(t *testing.T) {
 			}
 		}
 	}
-	for _, expr := range []string{`^abc`, `c$`, `\babc+`, `(?m)^a+`, `\Aab*`} {
+	for _, expr := range []string{`\babc+`, `(?m)^a+`, `\Aab*`, `\b`, `a?\b`} {
 		m, _ := Compile(expr, Options{Regexp: true})
 		if m.pieceLen() != 0 {
 			t.Errorf("%s: matched in pieces", expr)
@@ -257,6 +267,41 @@ func TestLongLineSearchNotHeld(t *testing.T) {
 		streamLong = true
 		if got != want || got == "" {
 			t.Errorf("%q: streamed\n%.2000s\nheld\n%.2000s", c.pattern, got, want)
+		}
+	}
+}
+
+// TestAssertionsInPieces: a bounded regular expression that tests
+// positions, matched over random texts handed in pieces of every small
+// size, gives the whole text's count, snippet and spans.
+func TestAssertionsInPieces(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	exprs := []string{`\bab`, `b\b`, `\Ba\B`, `^a`, `b$`, `(?m)^ab?`, `(?m)b$`, `\Aa|b\z`, `(?m)^\n`, `\bé`, `é\b`, `(?i)\bA.b\b`, `(?m)$\n^a`}
+	for _, expr := range exprs {
+		m, err := Compile(expr, Options{Regexp: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.ctxRe == nil || m.pieceLen() == 0 {
+			t.Fatalf("%s: not matched in pieces", expr)
+		}
+		for i := 0; i < 300; i++ {
+			var b strings.Builder
+			for n := rng.IntN(40); n > 0; n-- {
+				b.WriteString([]string{"a", "b", " ", "\n", "é", "_"}[rng.IntN(6)])
+			}
+			text := b.String()
+			spans, total := m.Find(text, 0)
+			snip, sp := Snippet(text, spans, 60)
+			for n := 1; n <= 8; n++ {
+				gt, gs, gsp := streamAll(m, text, n)
+				if total == 0 && gt == 0 {
+					continue
+				}
+				if gt != total || gs != snip || fmt.Sprint(gsp) != fmt.Sprint(sp) {
+					t.Fatalf("%s on %q in pieces of %d: %d %q %v, want %d %q %v", expr, text, n, gt, gs, gsp, total, snip, sp)
+				}
+			}
 		}
 	}
 }

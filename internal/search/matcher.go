@@ -39,6 +39,10 @@ type Matcher struct {
 	// text is matched in pieces (maxStreamLen): a longer match there is
 	// cut short or missed (see pieceLen). 0 for any other pattern.
 	window int
+	// ctxRe, for a bounded regular expression that tests positions
+	// (assertLen), is it after one consumed character (ctxRegexp): it is
+	// matched in pieces with that character's context; nil otherwise.
+	ctxRe *regexp.Regexp
 }
 
 // pieceLen is the longest match matching in pieces allows for: maxLen, or
@@ -88,6 +92,10 @@ func Compile(pattern string, o Options) (*Matcher, error) {
 		m.maxLen = n
 	} else if !testsPosition(expr) {
 		m.window = maxStreamLen
+	} else if n, ok := assertLen(expr); ok {
+		if m.ctxRe = ctxRegexp(expr); m.ctxRe != nil {
+			m.maxLen = n
+		}
 	}
 	if lit, fold, ok := requiredLiteral(expr); ok {
 		m.pre = newPrefilter(lit, fold, true)
