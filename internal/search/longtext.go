@@ -29,7 +29,9 @@ var streamLong = true
 //
 // It returns sessfmt.ErrReadWhole, before any hit, when the line cannot be
 // matched so: a regular expression that tests positions (^, $, \A, \z, \b,
-// \B: the line is then held, as before), a line
+// \B) and whose matches are unbounded or may be empty (the line is then
+// held, as before; a bounded one is matched in pieces, see longassert.go),
+// a line
 // the Elider cannot read, or a kept text that holds a left-out string
 // without being exactly one (a tool call's arguments).
 func longTexts(m *Matcher, l *sessfmt.LongLine, pre *Prefilter, buf []byte, width int,
