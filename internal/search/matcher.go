@@ -47,7 +47,8 @@ type Matcher struct {
 
 // pieceLen is the longest match matching in pieces allows for: maxLen, or
 // window for an unbounded regular expression without assertions; 0 when
-// the pattern cannot be matched in pieces (it tests positions).
+// the pattern cannot be matched in pieces (it tests positions and is
+// unbounded, or may match empty).
 func (m *Matcher) pieceLen() int {
 	if m.maxLen > 0 {
 		return m.maxLen
