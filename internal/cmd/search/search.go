@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -138,6 +139,16 @@ session could not be read); 2 usage error.`,
 // Run runs search.
 func Run(opts *Options) error {
 	f := opts.Factory
+	if opts.FilesOnly && os.Getenv("GOGC") == "" {
+		// main collects at half the default headroom for the index of a
+		// large session, which search -l seldom builds (a pi file is read
+		// line by line); its heap is small, and at 50 the runtime's 4 MiB
+		// minimum heap is halved too: a collection every 2 MiB cost a
+		// tenth of the CPU over 2,000 sessions. Peak RSS of -l over a
+		// 200 MB line stayed within 10 % (read whole: 843 -> 845 MB; in
+		// pieces: 42 -> 46 MB).
+		debug.SetGCPercent(100)
+	}
 	m, err := search.Compile(opts.Pattern, search.Options{Regexp: opts.Regexp, IgnoreCase: opts.IgnoreCase})
 	if err != nil {
 		return cmdutil.FlagErrorf("pattern: %v", err)
