@@ -41,7 +41,8 @@ func fastMessage(msg *fastjson.Value, line []byte) (m model.Message, ok bool) {
 	if o == nil || !validJSON(line) {
 		return m, false
 	}
-	var d fastDecoder
+	d := decoders.Get().(*fastDecoder)
+	defer d.release()
 	var fields [len(messageFields)]*fastjson.Value
 	if !d.fields(o, messageFields[:], messageKinds[:], fields[:]) {
 		return m, false
@@ -136,6 +137,19 @@ const (
 
 type fastDecoder struct {
 	buf []byte
+}
+
+// decoders keep the scratch buffers of fastMessage from message to message
+// (no value it returns points into one: strings are copied out).
+var decoders = sync.Pool{New: func() any { return new(fastDecoder) }}
+
+// release gives d back to decoders; a buffer grown past 64 KiB by a long
+// value is dropped, not kept.
+func (d *fastDecoder) release() {
+	if cap(d.buf) > 64<<10 {
+		d.buf = nil
+	}
+	decoders.Put(d)
 }
 
 // kind tells a value's type by the first byte of its JSON: '{', '[', '"',
