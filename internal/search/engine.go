@@ -86,6 +86,9 @@ type Config struct {
 	// Context is how many bytes of text a snippet shows around its match
 	// (0: 60).
 	Context int
+	// Dirs, when set, opens the files firstLineHit reads by name in their
+	// folder (the caller's Dirs, which found them).
+	Dirs *Dirs
 }
 
 // Hit is one text of an entry that holds the pattern.
@@ -390,7 +393,7 @@ func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, 
 			return errStop
 		})
 	}
-	rf, err := openRaw(t.Ref.Path)
+	rf, err := cfg.Dirs.open(t.Ref.Path)
 	if err != nil {
 		res.Err = err
 		return res

@@ -410,9 +410,12 @@ func searchedQuick(opts *Options, sopts discover.Options, cfg search.Config) ([]
 	in := make(chan search.Target, 64)
 	var mods []time.Time
 	var cache *discover.Cache
+	dirs := search.NewDirs()
+	defer dirs.Close()
+	cfg.Dirs = dirs
 	go func() {
 		defer close(in)
-		cache = eachQuickTarget(opts, sopts, func(t search.Target, mod time.Time) {
+		cache = eachQuickTarget(opts, sopts, dirs, func(t search.Target, mod time.Time) {
 			mods = append(mods, mod)
 			in <- t
 		})
@@ -448,7 +451,7 @@ func quickTargets(opts *Options, sopts discover.Options) ([]search.Target, *disc
 		mod time.Time
 	}
 	var items []item
-	cache := eachQuickTarget(opts, sopts, func(t search.Target, mod time.Time) { items = append(items, item{t, mod}) })
+	cache := eachQuickTarget(opts, sopts, nil, func(t search.Target, mod time.Time) { items = append(items, item{t, mod}) })
 	mods := make([]time.Time, len(items))
 	for i := range items {
 		mods[i] = items[i].mod
@@ -475,7 +478,9 @@ func byModified(mods []time.Time) []int {
 // is found, with its last activity (the order to show it in); it returns
 // the list cache, as quickTargets. The cache is read while the first root
 // is walked.
-func eachQuickTarget(opts *Options, sopts discover.Options, add func(search.Target, time.Time)) *discover.Cache {
+//
+// dirs, when not nil, stats each file by name in its folder.
+func eachQuickTarget(opts *Options, sopts discover.Options, dirs *search.Dirs, add func(search.Target, time.Time)) *discover.Cache {
 	warn := func(p string, err error) {
 		if !opts.IO.Quiet() {
 			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %s\n", render.EscapeLine(p), render.EscapeLine(err.Error()))
@@ -517,7 +522,7 @@ func eachQuickTarget(opts *Options, sopts discover.Options, add func(search.Targ
 		files := prov.Files(r.Path, warn)
 		<-cacheRead
 		for _, p := range files {
-			fst, err := os.Stat(p)
+			fst, err := dirs.Stat(p)
 			if err != nil || !fst.Mode().IsRegular() {
 				continue
 			}
