@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/safewrite"
 )
 
 // cacheFormat is bumped when the Session struct or what a row means
@@ -389,9 +390,11 @@ func (c *Cache) Finish(scanned map[string]bool) {
 	}
 }
 
-// Save writes the cache if it changed: a temporary file in the same folder,
-// then a rename, so readers never see half a file (and a file cut short by
-// a crash lacks its last line, so it is no cache).
+// Save writes the cache if it changed as every file sessctl writes is
+// written: a temporary file in the same folder (created exclusively, so
+// never through a symlink), synced, renamed over the cache, and the folder
+// synced; readers never see half a file (and a file cut short anyway lacks
+// its last line, so it is no cache).
 func (c *Cache) Save() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -416,10 +419,17 @@ func (c *Cache) Save() error {
 		tmp.Close()
 		return err
 	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp.Name(), c.path); err != nil {
+		return err
+	}
+	if err := safewrite.SyncDir(dir); err != nil {
 		return err
 	}
 	c.dirty = false
