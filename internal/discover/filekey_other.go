@@ -4,8 +4,11 @@ package discover
 
 import "os"
 
-type fileKey struct{ dev, ino uint64 }
+// FileKey names a file whatever its path: its device and inode. list,
+// discovery and search tell one file under two names (a symlink, a hard
+// link) by it.
+type FileKey struct{ dev, ino uint64 }
 
-// keyOf has no inode on this system: folders are not de-duplicated, and
+// KeyOf has no inode on this system: folders are not de-duplicated, and
 // the depth limit ends symlink loops.
-func keyOf(os.FileInfo) (fileKey, bool) { return fileKey{}, false }
+func KeyOf(os.FileInfo) (FileKey, bool) { return FileKey{}, false }

@@ -187,7 +187,7 @@ func piSession(agent, path string, st os.FileInfo, li *pi.ListInfo) *Session {
 // read are reported through warn.
 func walkJSONL(root string, depth int, warn func(string, error)) []string {
 	var out []string
-	seen := map[fileKey]bool{}
+	seen := map[FileKey]bool{}
 	type link struct {
 		path string
 		typ  os.FileMode
@@ -212,7 +212,7 @@ func walkJSONL(root string, depth int, warn func(string, error)) []string {
 			warn(dir, err)
 			return
 		}
-		if k, ok := keyOf(st); ok {
+		if k, ok := KeyOf(st); ok {
 			if seen[k] {
 				return
 			}

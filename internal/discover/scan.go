@@ -66,7 +66,7 @@ func Scan(opts Options) *Result {
 	seenRoot := map[string]bool{}
 	var jobs []job
 	seenFile := map[string]bool{}
-	seenKey := map[fileKey]bool{}
+	seenKey := map[FileKey]bool{}
 	for _, r := range roots {
 		prov, ok := Lookup(r.Agent)
 		if !ok {
@@ -107,7 +107,7 @@ func Scan(opts Options) *Result {
 				continue
 			}
 			// one file, several names (links): listed once
-			if k, ok := keyOf(fst); ok {
+			if k, ok := KeyOf(fst); ok {
 				if seenKey[k] {
 					continue
 				}

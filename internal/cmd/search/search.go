@@ -498,7 +498,7 @@ func eachQuickTarget(opts *Options, sopts discover.Options, dirs *search.Dirs, a
 	}
 	seenRoot := map[string]bool{}
 	seenFile := map[string]bool{}
-	seenKey := map[fileKey]bool{}
+	seenKey := map[discover.FileKey]bool{}
 	for _, r := range discover.DefaultRoots(sopts.Env, sopts.Agents, sopts.Extra) {
 		prov, ok := discover.Lookup(r.Agent)
 		if !ok || prov.Files == nil {
@@ -526,7 +526,7 @@ func eachQuickTarget(opts *Options, sopts discover.Options, dirs *search.Dirs, a
 			if err != nil || !fst.Mode().IsRegular() {
 				continue
 			}
-			if k, ok := keyOf(fst); ok {
+			if k, ok := discover.KeyOf(fst); ok {
 				if seenKey[k] {
 					continue
 				}
