@@ -25,49 +25,11 @@ func assertLen(expr string) (n int, ok bool) {
 	if minLenOf(re) < 1 {
 		return 0, false
 	}
-	n, ok = maxLenAssert(re)
+	n, ok = maxLenOf(re, true)
 	if !ok || n <= 0 || n > maxStreamLen {
 		return 0, false
 	}
 	return n, true
-}
-
-// maxLenAssert is maxLenOf with empty-width assertions spanning nothing.
-func maxLenAssert(re *syntax.Regexp) (int, bool) {
-	switch re.Op {
-	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
-		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
-		return 0, true
-	case syntax.OpCapture, syntax.OpQuest:
-		return maxLenAssert(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Max < 0 {
-			return 0, false
-		}
-		n, ok := maxLenAssert(re.Sub[0])
-		if !ok || (n > 0 && re.Max > maxStreamLen/n) {
-			return 0, false
-		}
-		return n * re.Max, true
-	case syntax.OpConcat, syntax.OpAlternate:
-		total := 0
-		for _, sub := range re.Sub {
-			n, ok := maxLenAssert(sub)
-			if !ok {
-				return 0, false
-			}
-			if re.Op == syntax.OpConcat {
-				total += n
-			} else if n > total {
-				total = n
-			}
-			if total > maxStreamLen {
-				return 0, false
-			}
-		}
-		return total, true
-	}
-	return maxLenOf(re)
 }
 
 // minLenOf is the fewest bytes a match of re spans (a lower bound).

@@ -216,17 +216,24 @@ func regexpMaxLen(expr string) (n int, ok bool) {
 	if err != nil {
 		return 0, false
 	}
-	n, ok = maxLenOf(re.Simplify())
+	n, ok = maxLenOf(re.Simplify(), false)
 	if !ok || n <= 0 || n > maxStreamLen {
 		return 0, false
 	}
 	return n, true
 }
 
-func maxLenOf(re *syntax.Regexp) (int, bool) {
+// maxLenOf is the longest match of re in bytes (ok false: unbounded). With
+// asserts, an empty-width assertion (^ $ \A \z \b \B) spans nothing;
+// without, it makes the length unknown (the caller cannot match it in
+// pieces).
+func maxLenOf(re *syntax.Regexp, asserts bool) (int, bool) {
 	switch re.Op {
 	case syntax.OpNoMatch, syntax.OpEmptyMatch:
 		return 0, true
+	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return 0, asserts
 	case syntax.OpLiteral:
 		if re.Flags&syntax.FoldCase != 0 {
 			return utf8.UTFMax * len(re.Rune), true // a fold may be longer (k, K)
@@ -243,14 +250,14 @@ func maxLenOf(re *syntax.Regexp) (int, bool) {
 	case syntax.OpCharClass, syntax.OpAnyCharNotNL, syntax.OpAnyChar:
 		return utf8.UTFMax, true
 	case syntax.OpCapture:
-		return maxLenOf(re.Sub[0])
+		return maxLenOf(re.Sub[0], asserts)
 	case syntax.OpQuest:
-		return maxLenOf(re.Sub[0])
+		return maxLenOf(re.Sub[0], asserts)
 	case syntax.OpRepeat:
 		if re.Max < 0 {
 			return 0, false
 		}
-		n, ok := maxLenOf(re.Sub[0])
+		n, ok := maxLenOf(re.Sub[0], asserts)
 		if !ok || (n > 0 && re.Max > maxStreamLen/n) {
 			return 0, false
 		}
@@ -258,7 +265,7 @@ func maxLenOf(re *syntax.Regexp) (int, bool) {
 	case syntax.OpConcat, syntax.OpAlternate:
 		total := 0
 		for _, sub := range re.Sub {
-			n, ok := maxLenOf(sub)
+			n, ok := maxLenOf(sub, asserts)
 			if !ok {
 				return 0, false
 			}
@@ -273,7 +280,7 @@ func maxLenOf(re *syntax.Regexp) (int, bool) {
 		}
 		return total, true
 	}
-	// Star, Plus (unbounded) and the empty-width assertions.
+	// Star, Plus: unbounded.
 	return 0, false
 }
 
