@@ -15,7 +15,7 @@
 #   RUNS       rounds per case               (default 5)
 #   SESSIONS / SIZE                          (default 2000 / 2GB)
 #   SESSCTL    a sessctl binary to time instead of building this tree
-#   ONLY       space-separated case numbers to run (default: 1 2 3 4 5)
+#   ONLY       space-separated case numbers to run (default: 1 2 3 4 5 6 7)
 #
 # rg is run as `rg -uuu` (no ignore files, hidden folders searched: the
 # sessions live under ~/.pi) with -F; it searches the raw bytes, so it can
@@ -83,12 +83,14 @@ runcase() { # runcase LABEL "RG ARGS" "SESSCTL ARGS"
 		"$(awk -v a="$ww" -v b="$rw" 'BEGIN{printf "%.2f", a/b}')" "$(awk -v a="$cw" -v b="$rw" 'BEGIN{printf "%.2f", a/b}')"
 }
 
-ONLY=${ONLY:-1 2 3 4 5}
+ONLY=${ONLY:-1 2 3 4 5 6 7}
 want() { [[ " $ONLY " == *" $1 "* ]]; }
 want 1 && runcase '`Kubernetes` (no match)' "-F -l Kubernetes" "-l Kubernetes"
 want 2 && runcase '`-i kubernetes` (no match)' "-F -i -l kubernetes" "-i -l kubernetes"
 want 3 && runcase '`bench session 3000432` (1 session; title)' "-F -l 'bench session 3000432'" "--in all -l 'bench session 3000432'"
 want 4 && runcase '`-l fmt.Println(x)` (every session)' "-F -l 'fmt.Println(x)'" "-l 'fmt.Println(x)'"
 want 5 && runcase '`-E Kube(rnetes\|ctl)` (no match)' "-l 'Kube(rnetes|ctl)'" "-E -l 'Kube(rnetes|ctl)'"
+want 6 && runcase '`bench session 30004` (100 sessions, 5 %; title)' "-F -l 'bench session 30004'" "--in all -l 'bench session 30004'"
+want 7 && runcase '`bench session 3001` (999 sessions, 50 %; title)' "-F -l 'bench session 3001'" "--in all -l 'bench session 3001'"
 rm -rf "$OUT"
 echo "machine: $(nproc) cores; $(uname -sr); $(rg --version | head -1)" >&2
