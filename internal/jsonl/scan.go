@@ -17,6 +17,16 @@ type Capture struct {
 	Top     []string
 	Sub     string
 	SubKeys []string
+	// Elems, when set, names a member of SubKeys whose value, when it is
+	// an array, has the ElemKeys members of each of its object elements
+	// captured too: appended to Scanner.Sub after the SubKeys slots,
+	// len(ElemKeys) slots per object element (other elements get none),
+	// in order, nil when absent; a repeated key resolves to its last
+	// occurrence, and a repeated Elems member keeps only the elements of
+	// the last. Only Scanner captures them (not the streaming scanner of
+	// lines longer than a chunk).
+	Elems    string
+	ElemKeys []string
 }
 
 // Scanner validates JSON exactly as JSON.parse accepts it (RFC 8259; UTF-8
@@ -27,11 +37,16 @@ type Capture struct {
 // once. Captures are valid until the next Scan; a repeated key
 // resolves to its last occurrence, as in JSON.parse.
 type Scanner struct {
-	f       *Capture
-	subSlot int
-	object  bool
-	Top     [][]byte // raw values of f.Top members (nil when absent)
-	Sub     [][]byte // raw values of f.SubKeys members of the Sub object
+	f        *Capture
+	subSlot  int
+	elemSlot int // index of f.Elems in f.SubKeys (-1: none)
+	nSub     int // len(f.SubKeys)
+	object   bool
+	Top      [][]byte // raw values of f.Top members (nil when absent)
+	// Sub holds the raw values of the f.SubKeys members of the Sub object,
+	// then those of the f.ElemKeys members of each object element of its
+	// f.Elems array.
+	Sub [][]byte
 }
 
 // NewScanner returns a scanner capturing f (nil: validate only).
@@ -39,10 +54,20 @@ func NewScanner(f *Capture) *Scanner {
 	if f == nil {
 		f = &Capture{}
 	}
-	s := &Scanner{f: f, subSlot: -1, Top: make([][]byte, len(f.Top)), Sub: make([][]byte, len(f.SubKeys))}
+	s := &Scanner{f: f, subSlot: -1, elemSlot: -1, nSub: len(f.SubKeys), Top: make([][]byte, len(f.Top)), Sub: make([][]byte, len(f.SubKeys))}
 	for k, name := range f.Top {
 		if name == f.Sub && f.Sub != "" {
 			s.subSlot = k
+		}
+	}
+	if f.Elems != "" && len(f.ElemKeys) > 0 {
+		for k, name := range f.SubKeys {
+			if name == f.Elems {
+				s.elemSlot = k
+			}
+		}
+		if s.elemSlot >= 0 {
+			s.Sub = make([][]byte, s.nSub, s.nSub+8*len(f.ElemKeys))
 		}
 	}
 	return s
@@ -53,6 +78,7 @@ func NewScanner(f *Capture) *Scanner {
 func (s *Scanner) Scan(b []byte) bool {
 	s.object = false
 	clear(s.Top)
+	s.Sub = s.Sub[:s.nSub]
 	clear(s.Sub)
 	i := skipSpace(b, 0)
 	if i < len(b) && b[i] == '{' {
@@ -66,9 +92,11 @@ func (s *Scanner) Scan(b []byte) bool {
 func (s *Scanner) IsObject() bool { return s.object }
 
 const (
-	capNone = iota
-	capTop
-	capSub
+	capNone  = iota
+	capTop   // the line's object: f.Top
+	capSub   // the Sub object: f.SubKeys
+	capElems // the Elems array: its object elements are capElem
+	capElem  // an element of the Elems array: f.ElemKeys
 )
 
 // keyIndex returns the index of the key raw (its bytes between the quotes)
@@ -120,7 +148,15 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 		}
 		i = skipSpace(b, i+1)
 		if i < len(b) && b[i] == '}' {
+			if mode == capElem {
+				s.Sub = append(s.Sub, make([][]byte, len(s.f.ElemKeys))...)
+			}
 			return i + 1, true
+		}
+		base := 0 // capElem: the element's first slot in s.Sub
+		if mode == capElem {
+			base = len(s.Sub)
+			s.Sub = append(s.Sub, make([][]byte, len(s.f.ElemKeys))...)
 		}
 		for {
 			if i >= len(b) || b[i] != '"' {
@@ -154,11 +190,18 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 			case capTop:
 				slot = keyIndex(b[ks+1:i-1], s.f.Top, esc)
 				if slot >= 0 && slot == s.subSlot {
+					s.Sub = s.Sub[:s.nSub]
 					clear(s.Sub)
 					sub = capSub
 				}
 			case capSub:
 				slot = keyIndex(b[ks+1:i-1], s.f.SubKeys, esc)
+				if slot >= 0 && slot == s.elemSlot {
+					s.Sub = s.Sub[:s.nSub] // the elements of an earlier one go
+					sub = capElems
+				}
+			case capElem:
+				slot = keyIndex(b[ks+1:i-1], s.f.ElemKeys, esc)
 			}
 			i = skipSpace(b, i)
 			if i >= len(b) || b[i] != ':' {
@@ -176,10 +219,13 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 				return i, false
 			}
 			if slot >= 0 {
-				if mode == capTop {
+				switch mode {
+				case capTop:
 					s.Top[slot] = b[vs:i]
-				} else {
+				case capSub:
 					s.Sub[slot] = b[vs:i]
+				default:
+					s.Sub[base+slot] = b[vs:i]
 				}
 			}
 			i = skipSpace(b, i)
@@ -203,8 +249,12 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 		if i < len(b) && b[i] == ']' {
 			return i + 1, true
 		}
+		elem := capNone
+		if mode == capElems {
+			elem = capElem
+		}
 		for {
-			if i, ok = s.value(b, i, depth+1, capNone); !ok {
+			if i, ok = s.value(b, i, depth+1, elem); !ok {
 				return i, false
 			}
 			i = skipSpace(b, i)

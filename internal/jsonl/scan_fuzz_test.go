@@ -8,6 +8,11 @@ import (
 
 var fuzzCapture = &Capture{Top: []string{"type", "id", "parentId", "message"}, Sub: "message", SubKeys: []string{"role", "id"}}
 
+// fuzzElemCapture captures too the type, id and name of the message
+// content's object elements (Capture.Elems).
+var fuzzElemCapture = &Capture{Top: []string{"type", "id", "parentId", "message"}, Sub: "message", SubKeys: []string{"role", "id", "content"},
+	Elems: "content", ElemKeys: []string{"type", "id", "name"}}
+
 // FuzzScanner checks the validating Scanner against encoding/json (as the
 // reference for JSON.parse) and the Reader in capture mode against the
 // Reader in default (fastjson) mode.
@@ -18,6 +23,8 @@ func FuzzScanner(f *testing.F) {
 	f.Add([]byte(`{"type":"message","id":"a","message":{"role":"user","id":"m1","role":"assistant"},"id":"b"}`))
 	f.Add([]byte(`{"message":[1,2],"parentId":null,"type":7}`))
 	f.Add([]byte(`{"a":-0.5e+10,"b":1E3,"c":"\u00e9\ud83d\ude00","d":[true,false,null,{}]}`))
+	f.Add([]byte(`{"message":{"content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"id":2}},"s",{},{"i\u0064":"x","id":"y"}],"role":"assistant"}}`))
+	f.Add([]byte(`{"message":{"content":[{"type":"a"}],"content":[[{"id":1}],{"name":null}]},"message":{"content":[{"type":"b"}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// One line: the Scanner alone.
 		if bytes.IndexByte(data, '\n') < 0 && maxDepth(data) < 299 {
@@ -54,6 +61,7 @@ func FuzzScanner(f *testing.F) {
 				}
 			}
 			checkCaptured(t, data, "sub", fuzzCapture.SubKeys, s.Sub, sub)
+			checkElems(t, data, top)
 		}
 
 		// Whole input: capture mode classifies every line as default mode does.
@@ -82,6 +90,55 @@ func FuzzScanner(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkElems checks a Scanner capturing fuzzElemCapture on the valid
+// object line data (top: encoding/json's members): its Top and SubKeys
+// captures, and the ElemKeys captures of each object element of the
+// content array, in order, against encoding/json's.
+func checkElems(t *testing.T, data []byte, top map[string]json.RawMessage) {
+	t.Helper()
+	c := fuzzElemCapture
+	s := NewScanner(c)
+	if !s.Scan(data) || !s.IsObject() {
+		t.Fatalf("Scan(%q) with element captures fails", data)
+	}
+	checkCaptured(t, data, "top", c.Top, s.Top, top)
+	var sub map[string]json.RawMessage
+	if raw, has := top[c.Sub]; has && len(raw) > 0 && raw[0] == '{' {
+		if err := json.Unmarshal(raw, &sub); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nSub := len(c.SubKeys)
+	if len(s.Sub) < nSub {
+		t.Fatalf("%q: %d Sub captures", data, len(s.Sub))
+	}
+	checkCaptured(t, data, "sub", c.SubKeys, s.Sub[:nSub], sub)
+	var elems []json.RawMessage
+	if raw := sub[c.Elems]; len(raw) > 0 && raw[0] == '[' {
+		if err := json.Unmarshal(raw, &elems); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, nk := s.Sub[nSub:], len(c.ElemKeys)
+	for _, raw := range elems {
+		if raw[0] != '{' {
+			continue
+		}
+		var el map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &el); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) < nk {
+			t.Fatalf("elem in %q: %d element captures left for element %s", data, len(got), raw)
+		}
+		checkCaptured(t, data, "elem", c.ElemKeys, got[:nk], el)
+		got = got[nk:]
+	}
+	if len(got) != 0 {
+		t.Fatalf("elem in %q: %d element captures too many", data, len(got))
+	}
 }
 
 // checkCaptured compares captured raw member values with encoding/json's

@@ -21,10 +21,15 @@ import (
 // its own) plus what the path rules look at.
 // It is also list's (listCapture: topKeys, msgKeys) so that one pass can
 // feed the listing scan too.
+// The scan captures too the type, id and name of each object element of
+// the message's content (Capture.Elems), so that an assistant message's
+// tool calls need no second walk over its content.
 var checkCaptured = &jsonl.Capture{
-	Top:     append(append([]string(nil), topKeys[:]...), "firstKeptEntryId"),
-	Sub:     "message",
-	SubKeys: append(append([]string(nil), msgKeys[:]...), "stopReason", "toolCallId"),
+	Top:      append(append([]string(nil), topKeys[:]...), "firstKeptEntryId"),
+	Sub:      "message",
+	SubKeys:  append(append([]string(nil), msgKeys[:]...), "stopReason", "toolCallId"),
+	Elems:    msgKeys[mContent],
+	ElemKeys: []string{"type", "id", "name"},
 }
 
 const capFirstKept = nTop
@@ -34,6 +39,15 @@ const (
 	subContent    = mContent
 	subStop       = nMsg
 	subToolCallID = nMsg + 1
+	nCheckSub     = nMsg + 2 // checkCaptured.SubKeys; the content's elements follow
+)
+
+// The slots of a content element (checkCaptured.ElemKeys).
+const (
+	elemType = iota
+	elemID
+	elemName
+	nElem
 )
 
 // lineFact is what the path rules need of one message or compaction line.
@@ -261,6 +275,11 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 		return
 	}
 	top, sb := rec.Top, rec.Sub
+	// The batch keeps the message's members, not the elements' (sb keeps
+	// them for this call).
+	if len(sb) > nCheckSub {
+		rec.Sub = sb[:nCheckSub:nCheckSub]
+	}
 	typ := word(top[capType])
 	isMsg := bytes.Equal(typ, wordMessage)
 	if !isMsg && !bytes.Equal(typ, wordCompaction) {
@@ -285,9 +304,14 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 			if s := word(stop); string(s) == "error" || string(s) == "aborted" {
 				sf.flags |= sfDropped
 			}
-			eachToolCall(content, func(id, name []byte) {
-				st.calls = append(st.calls, storedCall{strDecoded(st, id), strDecoded(st, name)})
-			})
+			// The content's object elements (their type, id and name),
+			// captured by the scan: the content is an array when it has
+			// any.
+			for e := sb[min(nCheckSub, len(sb)):]; len(e) >= nElem; e = e[nElem:] {
+				if t := word(e[elemType]); string(t) == "toolCall" {
+					st.calls = append(st.calls, storedCall{strDecoded(st, e[elemID]), strDecoded(st, e[elemName])})
+				}
+			}
 			sf.nCalls = int32(len(st.calls)) - sf.callAt
 			keep = keep || sf.nCalls > 0
 		case "toolResult":
@@ -460,170 +484,6 @@ func putStore(pool chan *factStore, st *factStore) {
 	case pool <- st:
 	default:
 	}
-}
-
-// eachToolCall calls fn with the raw id and name of each element of the
-// JSON array content whose "type" is "toolCall" (as jsonl.Elements with
-// sub(b, "type"), sub(b, "id") and sub(b, "name") on each element, but
-// reading the array once, in one loop: the texts it walks over are most of
-// a file, and the jsonl helpers' calls per value made it a fifth slower).
-// content is valid JSON (or nil); it stops at anything else.
-func eachToolCall(c []byte, fn func(id, name []byte)) {
-	n := len(c)
-	i := 0
-	for i < n && isSpace(c[i]) {
-		i++
-	}
-	if i >= n || c[i] != '[' {
-		return
-	}
-	i++
-	for {
-		for i < n && (isSpace(c[i]) || c[i] == ',') {
-			i++
-		}
-		if i >= n || c[i] == ']' {
-			return
-		}
-		if c[i] != '{' {
-			if i = skipJSON(c, i); i < 0 {
-				return
-			}
-			continue
-		}
-		i++
-		var typ, id, name []byte
-		for {
-			for i < n && (isSpace(c[i]) || c[i] == ',') {
-				i++
-			}
-			if i >= n {
-				return
-			}
-			if c[i] == '}' {
-				i++
-				break
-			}
-			if c[i] != '"' {
-				return
-			}
-			kEnd := stringEnd(c, i)
-			if kEnd < 0 {
-				return
-			}
-			key := c[i+1 : kEnd-1]
-			i = kEnd
-			for i < n && isSpace(c[i]) {
-				i++
-			}
-			if i >= n || c[i] != ':' {
-				return
-			}
-			i++
-			for i < n && isSpace(c[i]) {
-				i++
-			}
-			vEnd := skipJSON(c, i)
-			if vEnd < 0 {
-				return
-			}
-			// A raw key holding an escape is longer than the word it
-			// spells (an escape takes at least 6 bytes for a letter).
-			switch {
-			case string(key) == "type":
-				typ = c[i:vEnd]
-			case string(key) == "id":
-				id = c[i:vEnd]
-			case string(key) == "name":
-				name = c[i:vEnd]
-			case len(key) > 4 && bytes.IndexByte(key, '\\') >= 0:
-				switch {
-				case keyIs(key, "type"):
-					typ = c[i:vEnd]
-				case keyIs(key, "id"):
-					id = c[i:vEnd]
-				case keyIs(key, "name"):
-					name = c[i:vEnd]
-				}
-			}
-			i = vEnd
-		}
-		if t := word(typ); string(t) == "toolCall" {
-			fn(id, name)
-		}
-	}
-}
-
-func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
-
-// stringEnd returns the index just past the JSON string starting at
-// c[i] == '"', or -1 when it is not closed.
-func stringEnd(c []byte, i int) int {
-	i++
-	for {
-		j := bytes.IndexByte(c[i:], '"')
-		if j < 0 {
-			return -1
-		}
-		q := i + j
-		k := q - 1 // the opening quote stops this before it leaves the string
-		for c[k] == '\\' {
-			k--
-		}
-		i = q + 1
-		if (q-1-k)%2 == 0 {
-			return i
-		}
-	}
-}
-
-// skipJSON returns the index just past the JSON value starting at c[i]
-// (valid JSON), or -1 when it is cut short.
-func skipJSON(c []byte, i int) int {
-	n := len(c)
-	if i >= n {
-		return -1
-	}
-	switch c[i] {
-	case '"':
-		return stringEnd(c, i)
-	case '{', '[':
-		depth := 0
-		for i < n {
-			switch c[i] {
-			case '"':
-				if i = stringEnd(c, i); i < 0 {
-					return -1
-				}
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return -1
-	}
-	for i < n {
-		switch c[i] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n':
-			return i
-		}
-		i++
-	}
-	return i
-}
-
-// keyIs compares a raw (escaped) member key with key.
-func keyIs(raw []byte, key string) bool {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw) == key
-	}
-	s, ok := jsonl.String(append(append([]byte{'"'}, raw...), '"'))
-	return ok && s == key
 }
 
 // eachPathFact calls fn with the fact of each entry in idx (message and
