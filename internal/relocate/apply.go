@@ -12,12 +12,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 
 	"github.com/sessctl/sessctl/internal/agentlock"
+	"github.com/sessctl/sessctl/internal/fsx"
 	"github.com/sessctl/sessctl/internal/jsonedit"
 	"github.com/sessctl/sessctl/internal/safewrite"
-	"golang.org/x/sys/unix"
 )
 
 // Options control Apply.
@@ -79,7 +78,7 @@ func Apply(plan *Plan, opts Options) int {
 				err = safewrite.SyncDir(filepath.Dir(st.Path))
 			case errors.Is(err, fs.ErrNotExist):
 				err = nil
-			case errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST):
+			case errors.Is(err, fs.ErrExist): // ENOTEMPTY, EEXIST; ERROR_DIR_NOT_EMPTY on Windows
 				err = fmt.Errorf("not empty: left in place")
 			}
 		}
@@ -131,18 +130,14 @@ func move(src, dst string, locks bool) (bool, error) {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return false, err
 	}
-	err = unix.Renameat2(unix.AT_FDCWD, src, unix.AT_FDCWD, dst, unix.RENAME_NOREPLACE)
-	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL) {
-		if _, lerr := os.Lstat(dst); errors.Is(lerr, fs.ErrNotExist) {
-			err = os.Rename(src, dst)
-		} else {
-			err = unix.EEXIST
-		}
-	}
+	// Never replaces dst (see fsx.RenameNoReplace for how, per OS); an
+	// existing dst fails with an error matching fs.ErrExist (EEXIST or
+	// ENOTEMPTY on Unix, ERROR_ALREADY_EXISTS on Windows).
+	err = fsx.RenameNoReplace(src, dst)
 	if err == nil {
 		return true, syncDirs(filepath.Dir(src), filepath.Dir(dst))
 	}
-	if !errors.Is(err, unix.EEXIST) && !errors.Is(err, unix.ENOTEMPTY) {
+	if !errors.Is(err, fs.ErrExist) {
 		return false, err
 	}
 	dstat, derr := os.Lstat(dst)

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+
+	"github.com/sessctl/sessctl/internal/fsx"
 )
 
 // ErrSymlink is matched (errors.Is) by a *LinkError.
@@ -60,10 +62,12 @@ func lstatRegular(p string) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	return derivedSnapshot(p, fi)
+	return derivedSnapshot(p, fi, nil)
 }
 
-func derivedSnapshot(p string, fi fs.FileInfo) (Snapshot, error) {
+// derivedSnapshot checks and snapshots a derived file; f, when not nil, is
+// the file open (its identity is read from the handle).
+func derivedSnapshot(p string, fi fs.FileInfo, f *os.File) (Snapshot, error) {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return Snapshot{}, &LinkError{Path: p}
 	}
@@ -71,10 +75,17 @@ func derivedSnapshot(p string, fi fs.FileInfo) (Snapshot, error) {
 		return Snapshot{}, fmt.Errorf("refusing to write %s: it is not a regular file", p)
 	}
 	s := Snapshot{Path: p, Size: fi.Size(), ModTime: fi.ModTime(), Mode: fi.Mode()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		s.UID, s.GID = int(st.Uid), int(st.Gid)
-		s.Dev, s.Ino, s.Nlink = uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink)
+	var id fsx.ID
+	var err error
+	if f != nil {
+		id, err = fsx.IDOfFile(f)
+	} else {
+		id, err = fsx.IDOf(p, fi, false)
 	}
+	if err != nil {
+		return Snapshot{}, err
+	}
+	s.setID(id)
 	if s.Nlink > 1 {
 		return Snapshot{}, fmt.Errorf("refusing to write %s: it has %d hard links, so its content is also another "+
 			"file's; sessctl does not rewrite a derived file shared with another name", p, s.Nlink)
@@ -90,7 +101,7 @@ func OpenNoFollow(path string) (*os.File, Snapshot, error) {
 	if err != nil {
 		return nil, Snapshot{}, err
 	}
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	f, err := os.OpenFile(p, os.O_RDONLY|fsx.NoFollow|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, Snapshot{}, &LinkError{Path: p}
@@ -100,7 +111,7 @@ func OpenNoFollow(path string) (*os.File, Snapshot, error) {
 	fi, err := f.Stat()
 	if err == nil {
 		var s Snapshot
-		if s, err = derivedSnapshot(p, fi); err == nil {
+		if s, err = derivedSnapshot(p, fi, f); err == nil {
 			return f, s, nil
 		}
 	}
@@ -145,10 +156,11 @@ func (w *Writer) TempSnapshot() (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	s := Snapshot{Path: w.tmpN, Size: fi.Size(), ModTime: fi.ModTime(), Mode: fi.Mode()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		s.UID, s.GID = int(st.Uid), int(st.Gid)
-		s.Dev, s.Ino, s.Nlink = uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink)
+	id, err := fsx.IDOfFile(w.tmp)
+	if err != nil {
+		return Snapshot{}, err
 	}
+	s.setID(id)
 	return s, nil
 }
 
@@ -165,11 +177,17 @@ func TempFile(target string) (*os.File, error) {
 		if _, err := rand.Read(rb[:]); err != nil {
 			return nil, err
 		}
-		f, err := os.OpenFile(tempName(target, rb[:]), os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0o600)
+		f, err := os.OpenFile(tempName(target, rb[:]), os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC|fsx.NoFollow, 0o600)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		return f, err
 	}
 	return nil, fmt.Errorf("could not create a unique temp file beside %s", target)
+}
+
+// setID copies a file identity into the snapshot.
+func (s *Snapshot) setID(id fsx.ID) {
+	s.UID, s.GID = id.UID, id.GID
+	s.Dev, s.Ino, s.Nlink = id.Dev, id.Ino, id.Nlink
 }

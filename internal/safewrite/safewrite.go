@@ -80,6 +80,7 @@ import (
 	"time"
 
 	"github.com/sessctl/sessctl/internal/agentlock"
+	"github.com/sessctl/sessctl/internal/fsx"
 )
 
 // Snapshot is the identity of a file at one moment.
@@ -125,10 +126,11 @@ func statReal(real string) (Snapshot, error) {
 		return Snapshot{}, fmt.Errorf("%s is not a regular file", real)
 	}
 	s := Snapshot{Path: real, Size: fi.Size(), ModTime: fi.ModTime(), Mode: fi.Mode()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		s.UID, s.GID = int(st.Uid), int(st.Gid)
-		s.Dev, s.Ino, s.Nlink = uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink)
+	id, err := fsx.IDOf(real, fi, true)
+	if err != nil {
+		return Snapshot{}, err
 	}
+	s.setID(id)
 	return s, nil
 }
 
@@ -383,7 +385,7 @@ func (w *Writer) openTemp() error {
 			return err
 		}
 		name := tempName(w.path, rb[:])
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0o600)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC|fsx.NoFollow, 0o600)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -514,7 +516,7 @@ func (w *Writer) copyBackup(base string) (string, error) {
 	var rb [8]byte
 	rand.Read(rb[:])
 	tmpName := tempName(w.path, rb[:])
-	dst, err := os.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0o600)
+	dst, err := os.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC|fsx.NoFollow, 0o600)
 	if err != nil {
 		return "", err
 	}
@@ -559,18 +561,6 @@ func (w *Writer) copyBackup(base string) (string, error) {
 		return name, nil
 	}
 	return "", errors.New("no free backup name")
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return err
-	}
-	return nil
 }
 
 // modeBits are the bits chmod can set.

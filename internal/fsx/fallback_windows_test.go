@@ -1,0 +1,3 @@
+package fsx
+
+func addFallback(m map[string]func(string, string) error) {}
