@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -144,124 +145,56 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 			return make([]int, 0, maxChunkLines)
 		}
 	}
-	// The first buffer is read here: an input that fits in it (most
-	// session files of a listing) is split and scanned on the caller's
-	// goroutine, without the reader, workers and hand-offs between them.
-	cb0 := getBuf()
-	n0, err0 := io.ReadFull(r, cb0.b)
-	if errors.Is(err0, io.EOF) || errors.Is(err0, io.ErrUnexpectedEOF) {
-		return readInline(cb0, cb0.b[:n0], o, getBatch(), getEnds, fn)
-	}
-	if err0 != nil {
-		return err0
+	// A regular file is mapped (mapped.go), read otherwise.
+	m := openMapping(r)
+	var cb0 *chunkBuf
+	var n0 int
+	if m != nil {
+		defer m.close()
+		if len(m.data) < size { // what a first read would find whole
+			return m.inline(o, getBatch(), getEnds, fn)
+		}
+	} else {
+		// The first buffer is read here: an input that fits in it (most
+		// session files of a listing) is split and scanned on the caller's
+		// goroutine, without the reader, workers and hand-offs between them.
+		cb0 = getBuf()
+		var err0 error
+		n0, err0 = io.ReadFull(r, cb0.b)
+		if errors.Is(err0, io.EOF) || errors.Is(err0, io.ErrUnexpectedEOF) {
+			err := readInline(cb0.b[:n0], o, getBatch(), getEnds, fn)
+			cb0.refs.Store(0)
+			putSharedBuf(cb0)
+			return err
+		}
+		if err0 != nil {
+			return err0
+		}
 	}
 	order := make(chan *pjob, 2*workers)
 	work := make(chan *pjob, 2*workers)
 	quit := make(chan struct{})
 	var readErr error
 
+	p := &pipe{o: o, size: size, maxSize: maxSize, order: order, work: work, quit: quit,
+		getBuf: getBuf, release: release, getEnds: getEnds, getBatch: getBatch}
 	// The reader: cut the input into chunks of whole lines (at most
 	// maxChunkLines each, so that a chunk of tiny lines does not make a
 	// batch of millions of records).
 	go func() {
 		defer close(order)
 		defer close(work)
-		var offset int64
-		first := true
-		send := func(j *pjob, toWorker bool) bool {
-			select {
-			case order <- j:
-			case <-quit:
-				return false
-			}
-			if toWorker {
-				select {
-				case work <- j:
-				case <-quit:
-					return false
+		if m != nil {
+			debug.SetPanicOnFault(true)
+			defer func() {
+				if e := recover(); e != nil {
+					readErr = m.recovered(e)
 				}
-			}
-			return true
+			}()
+			readErr = m.cut(p)
+			return
 		}
-		emit := func(cb *chunkBuf, data []byte) bool {
-			for start := 0; start < len(data); {
-				end, ends := cutLines(data, start, maxChunkLines, getEnds())
-				cb.refs.Add(1)
-				if !send(&pjob{data: data[start:end], ends: ends, buf: cb, offset: offset, first: first, done: make(chan struct{})}, true) {
-					return false
-				}
-				offset += int64(end - start)
-				first = false
-				start = end
-			}
-			return true
-		}
-		cb := cb0
-		carry := 0
-		for {
-			buf := cb.b
-			var n int
-			var err error
-			if cb0 != nil { // read by the caller: a full buffer
-				n, cb0 = n0, nil
-			} else {
-				n, err = io.ReadFull(r, buf[carry:])
-			}
-			data := buf[:carry+n]
-			eof := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
-			if err != nil && !eof {
-				readErr = err
-				return
-			}
-			if eof {
-				emit(cb, data)
-				release(cb)
-				return
-			}
-			last := bytes.LastIndexByte(data, '\n')
-			if last < 0 && len(buf) < maxSize {
-				// No line end yet: read on into a larger buffer (no job
-				// holds this one: it has no complete line).
-				nb := &chunkBuf{b: make([]byte, min(2*len(buf), maxSize))}
-				nb.refs.Store(1)
-				carry = copy(nb.b, data)
-				release(cb)
-				cb = nb
-				continue
-			}
-			if last < 0 {
-				// A line longer than a chunk: validate it as it is read
-				// (no job holds this buffer: it has no complete line).
-				j := &pjob{offset: offset, first: first, done: make(chan struct{}), batch: getBatch()}
-				rest, size, e := streamLine(r, data, buf, o.Capture, o.LongTop, o.LongSub, offset, first, j.batch)
-				if e != nil {
-					readErr = e
-					return
-				}
-				close(j.done)
-				if !send(j, false) {
-					return
-				}
-				offset += size
-				first = false
-				carry = copy(buf, rest)
-				continue
-			}
-			if !emit(cb, data[:last+1]) {
-				return
-			}
-			nb := getBuf()
-			if tail := len(data) - last - 1; 2*tail > len(nb.b) && len(nb.b) < maxSize {
-				// the start of a long line (after a grown buffer): room
-				// for it and as much again
-				release(nb)
-				nb = &chunkBuf{b: make([]byte, min(max(2*tail, 2*len(nb.b)), maxSize))}
-				nb.refs.Store(1)
-			}
-			carry = copy(nb.b, data[last+1:])
-			release(cb)
-			cb = nb
-		}
+		readErr = p.readChunks(r, cb0, n0)
 	}()
 
 	// The workers.
@@ -270,16 +203,25 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if m != nil {
+				debug.SetPanicOnFault(true) // this goroutine's, which ends with the call
+			}
 			s := NewScanner(o.Capture)
 			for j := range work {
 				j.batch = getBatch()
-				scanChunk(s, j.data, j.ends, j.offset, j.first, o, j.batch)
+				if m == nil {
+					scanChunk(s, j.data, j.ends, j.offset, j.first, o, j.batch)
+				} else if j.err = m.scan(s, j, o); j.err != nil {
+					s = NewScanner(o.Capture) // left mid-line
+				}
 				select {
 				case freeEnds <- j.ends:
 				default:
 				}
 				j.ends = nil
-				release(j.buf)
+				if j.buf != nil {
+					release(j.buf)
+				}
 				close(j.done)
 			}
 		}()
@@ -294,12 +236,18 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 		}
 		<-j.done
 		b := j.batch
-		for i := range b.Records {
-			b.Records[i].Line += line
+		if err = j.err; err == nil {
+			for i := range b.Records {
+				b.Records[i].Line += line
+			}
+			line += len(b.Records)
+			err = fn(b)
 		}
-		line += len(b.Records)
-		if err = fn(b); err != nil {
+		if err != nil {
 			close(quit)
+		}
+		if m != nil {
+			m.release(j.end)
 		}
 		b.Records, b.arena, b.slots = b.Records[:0], b.arena[:0], b.slots[:0]
 		select {
@@ -329,14 +277,133 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 	if err != nil {
 		return err
 	}
+	if readErr == nil && m != nil && m.truncated() {
+		return ErrFileChanged
+	}
 	return readErr
 }
 
+// pipe is what ReadParallel's reader needs: the options, buffer sizes,
+// the channels to the merge and the workers and the free lists.
+type pipe struct {
+	o             ParallelOptions
+	size, maxSize int // read buffer, longest line a worker gets
+	order, work   chan *pjob
+	quit          chan struct{}
+	getBuf        func() *chunkBuf
+	release       func(*chunkBuf)
+	getEnds       func() []int
+	getBatch      func() *Batch
+}
+
+// send hands j to the merge (and to a worker): false when the merge quit.
+func (p *pipe) send(j *pjob, toWorker bool) bool {
+	select {
+	case p.order <- j:
+	case <-p.quit:
+		return false
+	}
+	if toWorker {
+		select {
+		case p.work <- j:
+		case <-p.quit:
+			return false
+		}
+	}
+	return true
+}
+
+// readChunks is the reader of an input read with read calls: cb0 holds
+// its first n0 bytes (a full buffer).
+func (p *pipe) readChunks(r io.Reader, cb0 *chunkBuf, n0 int) error {
+	o, maxSize := p.o, p.maxSize
+	getBuf, release, getEnds, getBatch := p.getBuf, p.release, p.getEnds, p.getBatch
+	var offset int64
+	first := true
+	emit := func(cb *chunkBuf, data []byte) bool {
+		for start := 0; start < len(data); {
+			end, ends := cutLines(data, start, maxChunkLines, getEnds())
+			cb.refs.Add(1)
+			if !p.send(&pjob{data: data[start:end], ends: ends, buf: cb, offset: offset, first: first, done: make(chan struct{})}, true) {
+				return false
+			}
+			offset += int64(end - start)
+			first = false
+			start = end
+		}
+		return true
+	}
+	cb := cb0
+	carry := 0
+	for {
+		buf := cb.b
+		var n int
+		var err error
+		if cb0 != nil { // read by the caller: a full buffer
+			n, cb0 = n0, nil
+		} else {
+			n, err = io.ReadFull(r, buf[carry:])
+		}
+		data := buf[:carry+n]
+		eof := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+		if err != nil && !eof {
+			return err
+		}
+		if eof {
+			emit(cb, data)
+			release(cb)
+			return nil
+		}
+		last := bytes.LastIndexByte(data, '\n')
+		if last < 0 && len(buf) < maxSize {
+			// No line end yet: read on into a larger buffer (no job
+			// holds this one: it has no complete line).
+			nb := &chunkBuf{b: make([]byte, min(2*len(buf), maxSize))}
+			nb.refs.Store(1)
+			carry = copy(nb.b, data)
+			release(cb)
+			cb = nb
+			continue
+		}
+		if last < 0 {
+			// A line longer than a chunk: validate it as it is read
+			// (no job holds this buffer: it has no complete line).
+			j := &pjob{offset: offset, first: first, done: make(chan struct{}), batch: getBatch()}
+			rest, size, e := streamLine(r, data, buf, o.Capture, o.LongTop, o.LongSub, offset, first, j.batch)
+			if e != nil {
+				return e
+			}
+			close(j.done)
+			if !p.send(j, false) {
+				return nil
+			}
+			offset += size
+			first = false
+			carry = copy(buf, rest)
+			continue
+		}
+		if !emit(cb, data[:last+1]) {
+			return nil
+		}
+		nb := getBuf()
+		if tail := len(data) - last - 1; 2*tail > len(nb.b) && len(nb.b) < maxSize {
+			// the start of a long line (after a grown buffer): room
+			// for it and as much again
+			release(nb)
+			nb = &chunkBuf{b: make([]byte, min(max(2*tail, 2*len(nb.b)), maxSize))}
+			nb.refs.Store(1)
+		}
+		carry = copy(nb.b, data[last+1:])
+		release(cb)
+		cb = nb
+	}
+}
+
 // readInline is ReadParallel for an input that fits in its first read
-// buffer cb (data, read to its end): the chunks are split, scanned and
+// buffer (data, read to its end): the chunks are split, scanned and
 // handed to fn in order on the caller's goroutine, with the records the
 // workers would give.
-func readInline(cb *chunkBuf, data []byte, o ParallelOptions, b *Batch, getEnds func() []int, fn func(*Batch) error) error {
+func readInline(data []byte, o ParallelOptions, b *Batch, getEnds func() []int, fn func(*Batch) error) error {
 	s := NewScanner(o.Capture)
 	ends := getEnds()
 	line := 0
@@ -353,8 +420,6 @@ func readInline(cb *chunkBuf, data []byte, o ParallelOptions, b *Batch, getEnds 
 		b.Records, b.arena, b.slots = b.Records[:0], b.arena[:0], b.slots[:0]
 		start = end
 	}
-	cb.refs.Store(0)
-	putSharedBuf(cb)
 	putSharedBatch(b)
 	select {
 	case sharedEnds <- ends:
@@ -427,6 +492,8 @@ type pjob struct {
 	first  bool // the chunk starts the input (line 1)
 	batch  *Batch
 	done   chan struct{}
+	end    int64 // a mapped job's end: offset + its bytes
+	err    error // a mapped job's scan failed (mapping.scan)
 }
 
 // chunkBuf is a read buffer shared by the jobs cut from it.
