@@ -213,6 +213,19 @@ func (w *appendWriter) Write(p []byte) (int, error) {
 // ExpandTo writes small to w with every placeholder replaced by the raw
 // string it stands for, copied from ra through a small buffer, never held.
 func (e *Elider) ExpandTo(w io.Writer, small []byte, ra io.ReaderAt) error {
+	return e.ExpandWith(w, small, func(w io.Writer, ref Elided) error {
+		n, err := io.Copy(w, io.NewSectionReader(ra, ref.Off, ref.Len))
+		if err == nil && n != ref.Len {
+			err = io.ErrUnexpectedEOF
+		}
+		return err
+	})
+}
+
+// ExpandWith is ExpandTo with each placeholder (quotes included) written
+// by put instead of copied: for a reader that wrote some strings
+// re-encoded, not as stored.
+func (e *Elider) ExpandWith(w io.Writer, small []byte, put func(w io.Writer, ref Elided) error) error {
 	q := []byte(`"` + elidePrefix)
 	for {
 		j := bytes.Index(small, q)
@@ -237,11 +250,7 @@ func (e *Elider) ExpandTo(w io.Writer, small []byte, ra io.ReaderAt) error {
 		if !ok {
 			continue
 		}
-		n, err := io.Copy(w, io.NewSectionReader(ra, ref.Off, ref.Len))
-		if err == nil && n != ref.Len {
-			err = io.ErrUnexpectedEOF
-		}
-		if err != nil {
+		if err := put(w, ref); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -30,13 +31,41 @@ var errBadString = errors.New("not a valid JSON string")
 // some pieces, when r does not hold exactly one valid JSON string (or, when
 // verbatim, holds a backslash).
 func DecodeString(r io.Reader, verbatim bool, fn func(piece []byte) error) error {
-	return decodeString(r, verbatim, fn, StringPiece)
+	return decodeString(r, verbatim, false, fn, StringPiece)
+}
+
+// DecodeStringLoose is DecodeString with fastjson's unescaping (its
+// StringBytes, which the Claude Code reader uses): bytes that are not
+// escapes are kept as they are (invalid UTF-8 included), a surrogate
+// escape followed by another \u escape is decoded with it as a pair
+// (U+FFFD when the two are not one), and a surrogate escape not followed
+// by one is kept as its six characters.
+func DecodeStringLoose(r io.Reader, fn func(piece []byte) error) error {
+	return decodeString(r, false, true, fn, StringPiece)
+}
+
+// appendLooseEscape is appendEscape as fastjson unescapes (DecodeStringLoose).
+func appendLooseEscape(out, in []byte) (_ []byte, took int, ok bool) {
+	if len(in) < 2 || in[1] != 'u' {
+		return appendEscape(out, in)
+	}
+	r, ok := hex4(in[2:])
+	if !ok {
+		return out, 0, false
+	}
+	if !utf16.IsSurrogate(r) {
+		return utf8.AppendRune(out, r), 6, true
+	}
+	if r2, ok := hex4u(in[6:]); ok {
+		return utf8.AppendRune(out, utf16.DecodeRune(r, r2)), 12, true
+	}
+	return append(out, in[:6]...), 6, true
 }
 
 // lookahead is the most input one step needs: a \uXXXX\uXXXX pair.
 const lookahead = 12
 
-func decodeString(r io.Reader, verbatim bool, fn func([]byte) error, size int) error {
+func decodeString(r io.Reader, verbatim, loose bool, fn func([]byte) error, size int) error {
 	in := make([]byte, size+lookahead)
 	out := make([]byte, 0, 2*size)
 	n, i := 0, 0
@@ -97,22 +126,27 @@ func decodeString(r io.Reader, verbatim bool, fn func([]byte) error, size int) e
 			}
 			var k int
 			var ok bool
-			if out, k, ok = appendEscape(out, in[i:n]); !ok {
+			if loose {
+				out, k, ok = appendLooseEscape(out, in[i:n])
+			} else {
+				out, k, ok = appendEscape(out, in[i:n])
+			}
+			if !ok {
 				return errBadString
 			}
 			i += k
-		case c < 0x20 && !verbatim:
+		case c < 0x20 && !verbatim && !loose:
 			return errBadString
 		case c < utf8.RuneSelf:
 			j := i + 1
-			for j < n && in[j] < utf8.RuneSelf && in[j] != '\\' && in[j] != '"' && (in[j] >= 0x20 || verbatim) {
+			for j < n && in[j] < utf8.RuneSelf && in[j] != '\\' && in[j] != '"' && (in[j] >= 0x20 || verbatim || loose) {
 				j++
 			}
 			out = append(out, in[i:j]...)
 			i = j
 		default:
 			ru, sz := utf8.DecodeRune(in[i:n])
-			if ru == utf8.RuneError && sz == 1 && !verbatim {
+			if ru == utf8.RuneError && sz == 1 && !verbatim && !loose {
 				out = utf8.AppendRune(out, unicode.ReplacementChar)
 			} else {
 				out = append(out, in[i:i+sz]...)

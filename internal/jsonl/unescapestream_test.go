@@ -19,7 +19,7 @@ func decodeAll(raw []byte, verbatim bool, size int, oneByte bool) (string, [][]b
 	if oneByte {
 		rd = iotest.OneByteReader(r)
 	}
-	err := decodeString(rd, verbatim, func(p []byte) error {
+	err := decodeString(rd, verbatim, false, func(p []byte) error {
 		if len(p) == 0 {
 			panic("empty piece")
 		}

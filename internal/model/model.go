@@ -31,6 +31,9 @@ type TextRef struct {
 	// Verbatim: the string holds no escape and its bytes are the text as
 	// they are (jsonl.String's reading of such a string).
 	Verbatim bool
+	// Loose: the string is unescaped as fastjson does (the Claude Code
+	// reader's decoding: jsonl.DecodeStringLoose), not as encoding/json.
+	Loose bool
 }
 
 // TextRefTaker is implemented by a transcript sink that prints blocks

@@ -129,7 +129,8 @@ func longLineHit(cfg *Config, lt sessfmt.LineTexter, fh *os.File, line int, off,
 			return errWhole
 		}
 		sm := newStreamMatch(m, width)
-		err := jsonl.DecodeString(io.NewSectionReader(fh, e.Off, e.Len), !e.Escaped, sm.piece)
+		lo, _ := lt.(looseTexter)
+		err := decodeElided(fh, e, lo != nil && lo.LooseStrings(), sm.piece)
 		if err != nil {
 			return err
 		}
@@ -141,6 +142,20 @@ func longLineHit(cfg *Config, lt sessfmt.LineTexter, fh *os.File, line int, off,
 		found(x, snip, sp, sm.total)
 		return errStop
 	})
+}
+
+// looseTexter is a LineTexter whose strings are decoded as fastjson does
+// (Claude Code's): a left-out string is decoded so too.
+type looseTexter interface{ LooseStrings() bool }
+
+// decodeElided decodes a left-out string of ra in pieces: as fastjson
+// does when loose (jsonl.DecodeStringLoose), else as encoding/json.
+func decodeElided(ra io.ReaderAt, e jsonl.Elided, loose bool, fn func([]byte) error) error {
+	r := io.NewSectionReader(ra, e.Off, e.Len)
+	if loose && e.Escaped {
+		return jsonl.DecodeStringLoose(r, fn)
+	}
+	return jsonl.DecodeString(r, !e.Escaped, fn)
 }
 
 // streamMatch counts a fixed pattern's matches (Matcher.Find's) in a text

@@ -83,7 +83,7 @@ func longTexts(m *Matcher, l *sessfmt.LongLine, pre *Prefilter, buf []byte, widt
 		}
 		e, _ := el.Lookup(x.Text)
 		sm := newStreamMatch(m, width)
-		if err := jsonl.DecodeString(io.NewSectionReader(l.File, e.Off, e.Len), !e.Escaped, sm.piece); err != nil {
+		if err := decodeElided(l.File, e, l.Loose, sm.piece); err != nil {
 			return err
 		}
 		sm.end()

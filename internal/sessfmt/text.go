@@ -143,6 +143,9 @@ type LongLine struct {
 	// line, role, time and on-path as Texts gives them; a text that is a
 	// left-out string is its placeholder.
 	Texts func(small []byte, fn func(*Text) error) error
+	// Loose: the format decodes strings as fastjson does (Claude Code),
+	// so a left-out string is decoded with jsonl.DecodeStringLoose.
+	Loose bool
 }
 
 // ErrReadWhole, returned by TextOptions.Long, has the long line read whole.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/sessctl/sessctl/internal/model"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
@@ -75,6 +76,10 @@ func (s *Session) Transcript(opts sessfmt.ContextOptions, sink sessfmt.Transcrip
 	if it, ok := sink.(imageRefTaker); ok && it.TakesImageRefs() {
 		b.ImageRefs = true
 	}
+	if rt, ok := sink.(model.TextRefTaker); ok && rt.TakesTextRefs() {
+		b.TextRefs = true
+	}
+	b.Hold = f.holdLong
 	title := s.listMeta().Title
 	if title == "" {
 		title = "(untitled)"
@@ -96,6 +101,9 @@ func (s *Session) Transcript(opts sessfmt.ContextOptions, sink sessfmt.Transcrip
 	return f.EachTurn(p, func(t *Turn) error {
 		b.T.Messages = b.T.Messages[:0]
 		b.Add(t)
+		if b.Err != nil {
+			return b.Err
+		}
 		for i := range b.T.Messages {
 			if err := sink.Message(&b.T.Messages[i]); err != nil {
 				return err
@@ -157,8 +165,7 @@ func (s *Session) WriteContextJSON(out io.Writer, opts sessfmt.ContextOptions) e
 		}
 		first = false
 		tb = t.AppendJSON(tb[:0])
-		_, err := w.Write(tb)
-		return err
+		return f.writeExpanded(w, tb, t)
 	})
 	if err != nil {
 		return err

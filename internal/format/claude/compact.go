@@ -119,6 +119,9 @@ func (f *File) Compactions(leaf string) ([]Compaction, []Problem, error) {
 					var parts []string
 					for _, b := range t.Blocks {
 						if b.Type == "text" {
+							if b.Long != nil {
+								b.Text, _ = f.holdLong(b.Long)
+							}
 							parts = append(parts, b.Text)
 						}
 					}

@@ -204,6 +204,7 @@ type File struct {
 	// as it is indexed (OpenUsage).
 	usage    *usageLog
 	pparser  fastjson.Parser // for Preview (a File is not safe for concurrent use)
+	long     *longLines      // reads lines longer than jsonl.LongLine (longline.go)
 	skipLine int32           // line index before which the >5 MB loader parses nothing, or -1
 	choice   *LeafChoice
 	problems []Problem

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/valyala/fastjson"
 )
 
@@ -75,29 +76,49 @@ func (f *File) interruptMarker(p *fastjson.Parser, nd int32) bool {
 	if f.nodeType(nd) != TypeUser {
 		return false
 	}
-	v, _, err := f.parseLine(p, f.nLast[nd])
+	li := f.nLast[nd]
+	v, _, long, err := f.parseLong(p, li)
 	if err != nil {
 		return false
 	}
+	if long {
+		// the types and texts decide; a long type is read whole
+		if m, ok := f.interruptOf(v); ok {
+			return m
+		}
+		if v, _, err = f.parseLine(p, li); err != nil {
+			return false
+		}
+	}
+	m, _ := f.interruptOf(v)
+	return m
+}
+
+// interruptOf is interruptMarker for a parsed line; ok is false when a
+// block type is a left-out string (the line must be read whole).
+func (f *File) interruptOf(v *fastjson.Value) (is, ok bool) {
 	c := v.Get("message", "content")
 	if c == nil {
-		return false
+		return false, true
 	}
 	const marker = "[Request interrupted by user"
 	switch c.Type() {
 	case fastjson.TypeString:
-		return strings.HasPrefix(string(c.GetStringBytes()), marker)
+		return f.hasPrefix(c.GetStringBytes(), marker), true
 	case fastjson.TypeArray:
 		blocks := c.GetArray()
 		if len(blocks) == 0 {
-			return false
+			return false, true
 		}
 		for _, b := range blocks {
-			if string(b.GetStringBytes("type")) != "text" || !strings.HasPrefix(string(b.GetStringBytes("text")), marker) {
-				return false
+			if jsonl.HoldsBytes(b.GetStringBytes("type")) {
+				return false, false
+			}
+			if string(b.GetStringBytes("type")) != "text" || !f.hasPrefix(b.GetStringBytes("text"), marker) {
+				return false, true
 			}
 		}
-		return true
+		return true, true
 	}
-	return false
+	return false, true
 }

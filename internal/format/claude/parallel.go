@@ -45,6 +45,11 @@ func (f *File) readParallel(r io.Reader) error {
 	usage := f.usage != nil
 	po := jsonl.ParallelOptions{
 		Capture: topCapture, // the facts come from the validating scan's captures
+		// A line longer than a chunk is read back (applyLong), not from its
+		// captures: capture only its type, never its message (it can be
+		// hundreds of MB).
+		LongTop: 1,
+		LongSub: 1,
 
 		ChunkSize: indexChunkSize,
 		Workers:   indexWorkers,
@@ -112,11 +117,18 @@ func freshUsageEvent(body []byte) (sessfmt.UsageEvent, bool) {
 }
 
 // applyLong indexes a line longer than a chunk: an object line is read
-// back and parsed.
+// back and parsed; one longer than jsonl.LongLine is read elided (its
+// long strings left out, never held) unless a fact the index keeps is
+// one of them.
 func (f *File) applyLong(rec *jsonl.Record, p *fastjson.Parser) error {
 	if rec.Kind != jsonl.Object {
 		f.apply(rec, nil)
 		return nil
+	}
+	if rec.Len() > jsonl.LongLine && !keepLongLines {
+		if ok, err := f.applyElided(rec, p); ok || err != nil {
+			return err
+		}
 	}
 	raw, err := jsonl.ReadLineAt(f.ra, rec.Offset, rec.Len())
 	if err != nil {
@@ -135,4 +147,57 @@ func (f *File) applyLong(rec *jsonl.Record, p *fastjson.Parser) error {
 	f.apply(rec, lf)
 	rec.Raw = nil
 	return nil
+}
+
+// applyElided indexes an object line from its elided copy; false when a
+// fact the index keeps is a left-out string (the line is then read whole).
+func (f *File) applyElided(rec *jsonl.Record, p *fastjson.Parser) (bool, error) {
+	l := f.longs()
+	l.idx.Refs = l.idx.Refs[:0]
+	small, body, err := f.elide(l.idx, l.ibuf, rec.Offset, rec.Len(), rec.BOM)
+	l.ibuf = small
+	if err != nil {
+		return false, err
+	}
+	v, err := p.ParseBytes(body)
+	if err != nil {
+		return false, nil
+	}
+	lf := &f.facts
+	extract(v, &f.top, lf, nil)
+	if f.usage != nil {
+		lf.usage, lf.hasUsage = freshUsageEvent(body)
+	}
+	if factsElided(lf) {
+		return false, nil
+	}
+	f.apply(rec, lf)
+	return true, nil
+}
+
+// factsElided reports whether a fact of lf is a placeholder.
+func factsElided(lf *lineFacts) bool {
+	for _, b := range [][]byte{lf.typ, lf.uuid, lf.parent, lf.lpar, lf.sessionID, lf.cwd, lf.gitBranch, lf.model,
+		lf.sub, lf.msgID, lf.toolResID, lf.agentID, lf.leaf, lf.val} {
+		if jsonl.HoldsBytes(b) {
+			return true
+		}
+	}
+	for _, b := range lf.toolUses {
+		if jsonl.HoldsBytes(b) {
+			return true
+		}
+	}
+	if lf.hasUsage {
+		u := &lf.usage
+		if jsonl.Holds(u.Role) || jsonl.Holds(u.Model) || jsonl.Holds(u.Key) || jsonl.Holds(u.CostSource) {
+			return true
+		}
+		for _, s := range u.Tools {
+			if jsonl.Holds(s) {
+				return true
+			}
+		}
+	}
+	return false
 }

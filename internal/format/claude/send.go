@@ -2,7 +2,6 @@ package claude
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 
@@ -83,51 +82,88 @@ func (f *File) sendPlan(p *Path) {
 		if lr.flags&(fToolUse|fToolResult|fThinking) == 0 && typ == TypeUser {
 			continue
 		}
-		v, _, err := f.parseLine(&parser, f.nLast[nd])
-		if err != nil {
+		if !f.sendInfoOf(&parser, nd, typ, &info[i]) {
 			continue
-		}
-		c := v.Get("message", "content")
-		if c == nil || c.Type() != fastjson.TypeArray {
-			if typ == TypeAssistant {
-				info[i].nonThink = true
-				if c != nil && c.Type() == fastjson.TypeString {
-					s, _ := c.StringBytes()
-					info[i].whitespace = strings.TrimSpace(string(s)) == ""
-				}
-			}
-			continue
-		}
-		blocks := c.GetArray()
-		ws := len(blocks) > 0
-		for _, b := range blocks {
-			bt := string(strBytes(b, "type"))
-			switch typ {
-			case TypeAssistant:
-				if bt != "thinking" && bt != "redacted_thinking" {
-					info[i].nonThink = true
-				}
-				if bt != "text" || strings.TrimSpace(string(strBytes(b, "text"))) != "" {
-					ws = false
-				}
-				if bt == "tool_use" || bt == "server_tool_use" {
-					info[i].uses = append(info[i].uses, string(strBytes(b, "id")))
-				}
-			case TypeUser:
-				id := ""
-				if bt == "tool_result" {
-					id = string(strBytes(b, "tool_use_id"))
-					if id == "" {
-						id = "\x00"
-					}
-				}
-				info[i].results = append(info[i].results, id)
-			}
-		}
-		if typ == TypeAssistant {
-			info[i].whitespace = ws
 		}
 	}
+	f.sendDecide(p, info)
+}
+
+// sendInfoOf reads what the send plan needs of record nd's line (false:
+// it does not parse). A line longer than jsonl.LongLine is read elided,
+// its whitespace-only texts decided from the file; whole when an id is a
+// left-out string.
+func (f *File) sendInfoOf(parser *fastjson.Parser, nd int32, typ string, in *sendInfo) bool {
+	li := f.nLast[nd]
+	v, _, long, err := f.parseLong(parser, li)
+	if err != nil {
+		return false
+	}
+	if long {
+		var x sendInfo
+		f.sendInfoFrom(v, typ, &x)
+		held := false
+		for _, id := range append(x.uses, x.results...) {
+			held = held || jsonl.Holds(id)
+		}
+		if !held {
+			*in = x
+			return true
+		}
+		if v, _, err = f.parseLine(parser, li); err != nil {
+			return false
+		}
+	}
+	f.sendInfoFrom(v, typ, in)
+	return true
+}
+
+// sendInfoFrom reads what the send plan needs of a parsed line.
+func (f *File) sendInfoFrom(v *fastjson.Value, typ string, in *sendInfo) {
+	c := v.Get("message", "content")
+	if c == nil || c.Type() != fastjson.TypeArray {
+		if typ == TypeAssistant {
+			in.nonThink = true
+			if c != nil && c.Type() == fastjson.TypeString {
+				s, _ := c.StringBytes()
+				in.whitespace = f.blank(s)
+			}
+		}
+		return
+	}
+	blocks := c.GetArray()
+	ws := len(blocks) > 0
+	for _, b := range blocks {
+		bt := string(strBytes(b, "type"))
+		switch typ {
+		case TypeAssistant:
+			if bt != "thinking" && bt != "redacted_thinking" {
+				in.nonThink = true
+			}
+			if bt != "text" || !f.blank(strBytes(b, "text")) {
+				ws = false
+			}
+			if bt == "tool_use" || bt == "server_tool_use" {
+				in.uses = append(in.uses, string(strBytes(b, "id")))
+			}
+		case TypeUser:
+			id := ""
+			if bt == "tool_result" {
+				id = string(strBytes(b, "tool_use_id"))
+				if id == "" {
+					id = "\x00"
+				}
+			}
+			in.results = append(in.results, id)
+		}
+	}
+	if typ == TypeAssistant {
+		in.whitespace = ws
+	}
+}
+
+// sendDecide makes the send plan from what sendInfoOf read.
+func (f *File) sendDecide(p *Path, info []sendInfo) {
 	// thinking-only lines: dropped when no line of their message.id has
 	// another kind of block
 	hasOther := map[int32]bool{}

@@ -42,6 +42,9 @@ type Turn struct {
 	Lines         []int  `json:"lines"`
 	// Blocks is the decoded view of Content, for human output.
 	Blocks []Block `json:"-"`
+	// reenc are the placeholders of Content that stand for a string
+	// content (see File.writeExpanded).
+	reenc []string
 }
 
 // Block is a decoded content block.
@@ -61,6 +64,9 @@ type Block struct {
 	Data *model.TextRef
 	// Images are a tool_result's image blocks (Type "image"), in order.
 	Images []Block
+	// Long, when not nil, is where Text is (Text is then empty): a text
+	// of a line too long to hold, decoded from the file where it is used.
+	Long *model.TextRef
 }
 
 // EachTurn decodes the path's lines one by one and calls fn for each turn,
@@ -143,6 +149,7 @@ func (t *Turn) merge(o *Turn) {
 	t.Content = append(t.Content, o.Content...)
 	t.Blocks = append(t.Blocks, o.Blocks...)
 	t.Lines = append(t.Lines, o.Lines...)
+	t.reenc = append(t.reenc, o.reenc...)
 	if len(o.Usage) > 0 {
 		t.Usage = o.Usage // later blocks carry the final usage
 	}
@@ -163,6 +170,16 @@ func (f *File) Chain(leaf string, acrossCompactions bool) ([]Turn, []Problem, er
 	}
 	var out []Turn
 	err = f.EachTurn(p, func(t *Turn) error {
+		for i := range t.Blocks {
+			// Chain's turns hold their texts.
+			if b := &t.Blocks[i]; b.Long != nil {
+				s, err := f.holdLong(b.Long)
+				if err != nil {
+					return err
+				}
+				b.Text, b.Long = s, nil
+			}
+		}
 		out = append(out, *t)
 		return nil
 	})
@@ -181,12 +198,26 @@ func textBlock(s string) json.RawMessage {
 	return b
 }
 
-// decodeTurn reads and decodes line li.
+// decodeTurn reads and decodes line li. A line longer than
+// jsonl.LongLine is decoded from its elided copy (see longline.go), or
+// whole when its long strings are not all where a reference can stand.
 func (f *File) decodeTurn(p *fastjson.Parser, li int32, text bool) (*Turn, error) {
-	v, raw, err := f.parseLine(p, li)
+	v, raw, long, err := f.parseLong(p, li)
+	if err == nil && long {
+		if t := f.decodeTurnFrom(v, raw, li, text, true); f.settleLong(t, text) {
+			return t, nil
+		}
+		v, raw, err = f.parseLine(p, li)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("line %d: %w", f.lines[li].ln, err)
 	}
+	return f.decodeTurnFrom(v, raw, li, text, false), nil
+}
+
+// decodeTurnFrom decodes line li parsed as v (raw: the line, or its
+// elided copy when long).
+func (f *File) decodeTurnFrom(v *fastjson.Value, raw []byte, li int32, text, long bool) *Turn {
 	lr := f.lines[li]
 	t := &Turn{
 		UUID:        f.ids.str(lr.uuid),
@@ -217,6 +248,7 @@ func (f *File) decodeTurn(p *fastjson.Parser, li int32, text bool) (*Turn, error
 			case c.Type() == fastjson.TypeString:
 				s, _ := c.StringBytes()
 				t.Content = []json.RawMessage{textBlock(string(s))}
+				t.reencoded(s)
 				t.Blocks = []Block{{Type: "text"}}
 				if text {
 					t.Blocks[0].Text = string(s)
@@ -230,7 +262,7 @@ func (f *File) decodeTurn(p *fastjson.Parser, li int32, text bool) (*Turn, error
 						t.Blocks = append(t.Blocks, Block{Type: string(strBytes(b, "type"))})
 					}
 				}
-				if text {
+				if text && !long {
 					f.imageRefs(t.Blocks, raw, f.lines[li].off)
 				}
 			default:
@@ -246,6 +278,7 @@ func (f *File) decodeTurn(p *fastjson.Parser, li int32, text bool) (*Turn, error
 		if c := v.Get("content"); c != nil && c.Type() == fastjson.TypeString {
 			s, _ := c.StringBytes()
 			t.Content = []json.RawMessage{textBlock(string(s))}
+			t.reencoded(s)
 			t.Blocks = []Block{{Type: "text", Text: string(s)}}
 		}
 		if t.Subtype == SubtypeCompactBoundary {
@@ -269,7 +302,7 @@ func (f *File) decodeTurn(p *fastjson.Parser, li int32, text bool) (*Turn, error
 	if t.Content == nil {
 		t.Content = []json.RawMessage{}
 	}
-	return t, nil
+	return t
 }
 
 func rawJSONWrap(kind string, v *fastjson.Value) json.RawMessage {

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -125,6 +126,39 @@ type TranscriptBuilder struct {
 	// where (model.Block.LongText), and a tool result's images follow it as
 	// image blocks, for a sink that embeds images (export's HTML page).
 	ImageRefs bool
+	// TextRefs: a text of a line too long to hold stays in the file
+	// (model.Block.LongText), for a sink that is a model.TextRefTaker;
+	// otherwise Hold reads it whole into the block's Text.
+	TextRefs bool
+	Hold     func(*model.TextRef) (string, error)
+	// Err is the first error of Hold.
+	Err error
+}
+
+// text returns a block's text for the view: held, or its reference.
+func (b *TranscriptBuilder) text(bl *Block) (string, *model.TextRef) {
+	if bl.Long == nil {
+		return bl.Text, nil
+	}
+	if b.TextRefs {
+		return "", bl.Long
+	}
+	return b.held(bl.Long), nil
+}
+
+// held reads a long text whole (Hold).
+func (b *TranscriptBuilder) held(ref *model.TextRef) string {
+	if b.Hold == nil {
+		if b.Err == nil {
+			b.Err = errors.New("a long text cannot be read")
+		}
+		return ""
+	}
+	s, err := b.Hold(ref)
+	if err != nil && b.Err == nil {
+		b.Err = err
+	}
+	return s
 }
 
 // NewTranscript starts a transcript for the file and leaf.
@@ -302,19 +336,25 @@ func (b *TranscriptBuilder) Add(t *Turn) {
 		switch bl.Type {
 		case "text":
 			if t.Type == TypeSystem && t.Subtype == SubtypeCompactBoundary {
+				if bl.Long != nil {
+					bl.Text = b.held(bl.Long)
+				}
 				m.Blocks = append(m.Blocks, model.Block{Kind: "text", Text: bl.Text + compactNote(t)})
 				continue
 			}
-			m.Blocks = append(m.Blocks, model.Block{Kind: "text", Text: bl.Text})
+			tx, ref := b.text(&bl)
+			m.Blocks = append(m.Blocks, model.Block{Kind: "text", Text: tx, LongText: ref})
 		case "thinking":
-			m.Blocks = append(m.Blocks, model.Block{Kind: "thinking", Text: bl.Text})
+			tx, ref := b.text(&bl)
+			m.Blocks = append(m.Blocks, model.Block{Kind: "thinking", Text: tx, LongText: ref})
 		case "redacted_thinking":
 			m.Blocks = append(m.Blocks, model.Block{Kind: "thinking", Text: "(redacted)"})
 		case "tool_use", "server_tool_use":
 			b.tools[bl.ID] = bl.Name
 			m.Blocks = append(m.Blocks, model.Block{Kind: "toolCall", Name: bl.Name, ID: bl.ID, Args: bl.Input})
 		case "tool_result":
-			m.Blocks = append(m.Blocks, model.Block{Kind: "toolResult", Name: b.tools[bl.ToolUseID], ID: bl.ToolUseID, Text: bl.Text, IsError: bl.IsError})
+			tx, ref := b.text(&bl)
+			m.Blocks = append(m.Blocks, model.Block{Kind: "toolResult", Name: b.tools[bl.ToolUseID], ID: bl.ToolUseID, Text: tx, LongText: ref, IsError: bl.IsError})
 			if b.ImageRefs {
 				for _, im := range bl.Images {
 					m.Blocks = append(m.Blocks, model.Block{Kind: "image", MIME: im.MIME, Size: im.Size, LongText: im.Data})

@@ -1,0 +1,267 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/model"
+	"github.com/valyala/fastjson"
+)
+
+// A line longer than jsonl.LongLine is never held whole by the views
+// (show, show --json, export, check, tree, search): it is read through a
+// jsonl.Elider, whose copy of the line has each string value over
+// jsonl.ElidedMin bytes replaced by a placeholder, and that small copy is
+// parsed as the line. A text, thinking or tool result block whose text is
+// one placeholder keeps where the string is (Block.Long, a
+// model.TextRef decoded as fastjson decodes: Loose), and is decoded from
+// the file in pieces where it is printed; show --json writes the stored
+// bytes copied from the file. A line whose placeholders land anywhere else
+// (a tool call's input, an id, a text joined from several blocks, an
+// image) is read whole, as before.
+
+// longLines is the File's reader of long lines.
+type longLines struct {
+	// el's placeholders stand in the turns decoded from long lines; its
+	// Refs grow by one per long string read (never the strings).
+	el  *jsonl.Elider
+	buf []byte
+	// idx is the index pass's Elider (its Refs are dropped per line).
+	idx  *jsonl.Elider
+	ibuf []byte
+}
+
+func (f *File) longs() *longLines {
+	if f.long == nil {
+		f.long = &longLines{el: jsonl.NewElider(jsonl.ElidedMin), idx: jsonl.NewElider(jsonl.ElidedMin)}
+	}
+	return f.long
+}
+
+// elide returns the body (no BOM, newline or CR) of the elided copy of the
+// line at off (n bytes, newline included), made by el into buf.
+func (f *File) elide(el *jsonl.Elider, buf []byte, off, n int64, bom bool) (small, body []byte, err error) {
+	small, err = el.Elide(buf[:0], io.NewSectionReader(f.ra, off, n), off)
+	if err != nil {
+		return small, nil, err
+	}
+	body = small
+	if bom {
+		body = bytes.TrimPrefix(body, jsonl.BOM)
+	}
+	body = bytes.TrimSuffix(body, []byte("\n"))
+	body = bytes.TrimSuffix(body, []byte("\r"))
+	return small, body, nil
+}
+
+// isLong reports whether line li is read elided.
+func (f *File) isLong(li int32) bool {
+	return f.ra != nil && f.lineLen(li) > jsonl.LongLine && !keepLongLines
+}
+
+// keepLongLines makes every line be read whole (tests compare the two
+// readings).
+var keepLongLines = false
+
+// parseLong is parseLine, except that a line longer than jsonl.LongLine is
+// parsed from its elided copy (long true); raw is then that copy, valid
+// until the next call.
+func (f *File) parseLong(p *fastjson.Parser, li int32) (v *fastjson.Value, raw []byte, long bool, err error) {
+	if !f.isLong(li) {
+		v, raw, err = f.parseLine(p, li)
+		return v, raw, false, err
+	}
+	l := f.longs()
+	small, body, err := f.elide(l.el, l.buf, f.lines[li].off, f.lineLen(li), li == 0)
+	l.buf = small
+	if err != nil {
+		return nil, nil, true, err
+	}
+	v, err = p.ParseBytes(body)
+	return v, small, true, err
+}
+
+// longRef returns where the string that placeholder s stands for is (nil
+// when s is not one of the File's placeholders).
+func (f *File) longRef(s string) *model.TextRef {
+	if f.long == nil || !jsonl.Holds(s) {
+		return nil
+	}
+	r, ok := f.long.el.Lookup(s)
+	if !ok {
+		return nil
+	}
+	return &model.TextRef{Path: f.Path, Off: r.Off, Len: r.Len, Verbatim: !r.Escaped, Loose: r.Escaped}
+}
+
+// longPieces decodes the text of ref in pieces (each ending at a
+// character boundary), as fastjson decodes it.
+func longPieces(ref *model.TextRef, ra io.ReaderAt, fn func([]byte) error) error {
+	r := io.NewSectionReader(ra, ref.Off, ref.Len)
+	if ref.Loose && !ref.Verbatim {
+		return jsonl.DecodeStringLoose(r, fn)
+	}
+	return jsonl.DecodeString(r, ref.Verbatim, fn)
+}
+
+// holdLong reads the text of ref whole (for a view that takes no
+// references).
+func (f *File) holdLong(ref *model.TextRef) (string, error) {
+	var sb strings.Builder
+	err := longPieces(ref, f.ra, func(p []byte) error { sb.Write(p); return nil })
+	return sb.String(), err
+}
+
+func unsafeString(p []byte) string { return unsafe.String(unsafe.SliceData(p), len(p)) }
+
+// errStopPieces ends a decoding early.
+var errStopPieces = &stopErr{}
+
+type stopErr struct{}
+
+func (*stopErr) Error() string { return "stop" }
+
+// blank is strings.TrimSpace(string(s)) == "" for a decoded string that
+// may be a placeholder of a long line (decoded from the file, in pieces).
+func (f *File) blank(s []byte) bool {
+	ref := f.longRef(string(s))
+	if ref == nil {
+		return strings.TrimSpace(string(s)) == ""
+	}
+	space := true
+	err := longPieces(ref, f.ra, func(p []byte) error {
+		for len(p) > 0 {
+			r, n := utf8.DecodeRune(p)
+			if !unicode.IsSpace(r) || r == utf8.RuneError && n == 1 {
+				space = false
+				return errStopPieces
+			}
+			p = p[n:]
+		}
+		return nil
+	})
+	return space && (err == nil || err == errStopPieces)
+}
+
+// hasPrefix is strings.HasPrefix(string(s), prefix) for a decoded string
+// that may be a placeholder of a long line.
+func (f *File) hasPrefix(s []byte, prefix string) bool {
+	ref := f.longRef(string(s))
+	if ref == nil {
+		return strings.HasPrefix(string(s), prefix)
+	}
+	var head []byte
+	_ = longPieces(ref, f.ra, func(p []byte) error {
+		head = append(head, p[:min(len(p), len(prefix)-len(head))]...)
+		if len(head) >= len(prefix) {
+			return errStopPieces
+		}
+		return nil
+	})
+	return string(head) == prefix
+}
+
+// settleLong makes the blocks of t, decoded from the elided copy of a long
+// line, refer to the texts that are placeholders (Block.Long), and
+// reports whether no placeholder is left where a reference cannot stand:
+// then t is what the whole line gives (its Content, Usage and
+// CompactMetadata, raw JSON, are expanded from the file when written).
+func (f *File) settleLong(t *Turn, text bool) bool {
+	for _, s := range []string{t.Type, t.Subtype, t.Role, t.Timestamp, t.Model, t.MessageID, t.LogicalParentUUID} {
+		if jsonl.Holds(s) {
+			return false
+		}
+	}
+	for i := range t.Blocks {
+		b := &t.Blocks[i]
+		for _, s := range []string{b.Type, b.Name, b.ID, b.ToolUseID, b.Input, b.MIME} {
+			if jsonl.Holds(s) {
+				return false
+			}
+		}
+		if text && (b.Type == "image" || len(b.Images) > 0) {
+			return false // an image's size and place come from the whole line
+		}
+		if !jsonl.Holds(b.Text) {
+			continue
+		}
+		switch b.Type {
+		case "text", "thinking", "tool_result":
+		default:
+			return false
+		}
+		ref := f.longRef(b.Text)
+		if ref == nil {
+			return false // a text joined from several strings
+		}
+		b.Long, b.Text = ref, ""
+	}
+	return true
+}
+
+// reencoded marks the placeholder content of t (a string content,
+// rewritten as a text block by textBlock): show --json writes its text
+// JSON-encoded as json.Marshal does, not the stored string.
+func (t *Turn) reencoded(s []byte) {
+	if jsonl.HoldsBytes(s) {
+		t.reenc = append(t.reenc, string(s))
+	}
+}
+
+// writeExpanded writes tb (a turn's JSON whose raw parts may hold
+// placeholders of long lines) with each placeholder replaced by the
+// stored string, copied from the file, or by its text JSON-encoded for a
+// string content that show --json re-encodes (t.reenc).
+func (f *File) writeExpanded(w io.Writer, tb []byte, t *Turn) error {
+	if !jsonl.HoldsBytes(tb) || f.long == nil {
+		_, err := w.Write(tb)
+		return err
+	}
+	var enc *json.Encoder
+	var eb bytes.Buffer
+	return f.long.el.ExpandWith(w, tb, func(w io.Writer, r jsonl.Elided) error {
+		re := false
+		for _, s := range t.reenc {
+			if x, ok := f.long.el.Lookup(s); ok && x.Off == r.Off {
+				re = true
+			}
+		}
+		if !re {
+			n, err := io.Copy(w, io.NewSectionReader(f.ra, r.Off, r.Len))
+			if err == nil && n != r.Len {
+				err = io.ErrUnexpectedEOF
+			}
+			return err
+		}
+		// json.Marshal's string encoding is per character: the pieces
+		// (ending at character boundaries) are encoded one by one.
+		if enc == nil {
+			enc = json.NewEncoder(&eb)
+		}
+		if _, err := io.WriteString(w, `"`); err != nil {
+			return err
+		}
+		ref := &model.TextRef{Off: r.Off, Len: r.Len, Verbatim: !r.Escaped, Loose: r.Escaped}
+		err := longPieces(ref, f.ra, func(p []byte) error {
+			eb.Reset()
+			if err := enc.Encode(unsafeString(p)); err != nil {
+				return err
+			}
+			b := eb.Bytes()
+			// "…"\n
+			_, err := w.Write(b[1 : len(b)-2])
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(w, `"`)
+		return err
+	})
+}
