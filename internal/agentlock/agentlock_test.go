@@ -10,34 +10,21 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
 
 // The test binary doubles as a lock-holding helper process:
-// AGENTLOCK_HELPER=gate:<name> binds the abstract socket, flock:<path>
-// flocks the file; it prints "ready" and blocks until killed.
+// AGENTLOCK_HELPER=gate:<name> holds omp's OS gate named name (the Linux
+// abstract socket, the Windows named mutex), flock:<path> locks the file
+// (flock on Unix, LockFileEx on Windows), sleep holds nothing; it prints
+// "ready" and blocks until killed. holdForHelper is per OS.
 func TestMain(m *testing.M) {
 	if h := os.Getenv("AGENTLOCK_HELPER"); h != "" {
 		kind, arg, _ := strings.Cut(h, ":")
-		switch kind {
-		case "gate":
-			_, held, err := bindAbstract(arg)
-			if err != nil || held {
-				fmt.Println("fail", held, err)
-				os.Exit(1)
-			}
-		case "flock":
-			f, err := os.OpenFile(arg, os.O_RDWR|os.O_CREATE, 0o600)
-			if err == nil {
-				err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-			}
-			if err != nil {
-				fmt.Println("fail", err)
-				os.Exit(1)
-			}
-		case "sleep":
+		if err := holdForHelper(kind, arg); err != nil {
+			fmt.Println("fail", err)
+			os.Exit(1)
 		}
 		fmt.Println("ready")
 		time.Sleep(time.Hour)
@@ -232,35 +219,6 @@ func TestOMPMalformedLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.Release()
-}
-
-func TestOMPGateHeldByOtherProcess(t *testing.T) {
-	f := sessionFile(t)
-	abs, _ := filepath.Abs(f)
-	gatePath := OMPLockPath(abs) + ".os"
-	startHelper(t, "gate:"+GateName(gatePath))
-	locks, err := Inspect(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(locks) != 1 || locks[0].Kind != OMPGate || !locks[0].Live {
-		t.Fatalf("Inspect = %+v", locks)
-	}
-	if _, err := os.Stat(gatePath); !os.IsNotExist(err) {
-		t.Errorf("probing the gate must not create the sidecar on Linux")
-	}
-	g, err := Acquire(f, Options{Wait: 30 * time.Millisecond})
-	if !errors.Is(err, ErrHeld) {
-		g.Release()
-		t.Fatalf("Acquire with held gate: %v", err)
-	}
-	var he *HeldError
-	if !errors.As(err, &he) || he.Locks[0].Kind != OMPGate {
-		t.Fatalf("error = %v", err)
-	}
-	if _, err := os.Stat(OMPLockPath(f)); !os.IsNotExist(err) {
-		t.Errorf("a refused Acquire left a lock file behind")
-	}
 }
 
 func TestOMPGateSidecarFlockHeld(t *testing.T) {
