@@ -90,7 +90,7 @@ func (f *File) parseLong(p *fastjson.Parser, li int32) (v *fastjson.Value, raw [
 // longRef returns where the string that placeholder s stands for is (nil
 // when s is not one of the File's placeholders).
 func (f *File) longRef(s string) *model.TextRef {
-	if f.long == nil || !jsonl.Holds(s) {
+	if f == nil || f.long == nil || !jsonl.Holds(s) {
 		return nil
 	}
 	r, ok := f.long.el.Lookup(s)
@@ -264,4 +264,104 @@ func (f *File) writeExpanded(w io.Writer, tb []byte, t *Turn) error {
 		_, err = io.WriteString(w, `"`)
 		return err
 	})
+}
+
+// limitWriter keeps the first n bytes written to it, then fails.
+type limitWriter struct {
+	b []byte
+	n int
+}
+
+func (w *limitWriter) Write(p []byte) (int, error) {
+	k := min(len(p), w.n-len(w.b))
+	w.b = append(w.b, p[:k]...)
+	if k < len(p) {
+		return k, errStopPieces
+	}
+	return k, nil
+}
+
+// expandHead returns out (compact JSON text after a prefix: one line)
+// with its placeholders expanded from the file as far as head(out, max)
+// reads: when cut, a mark follows so that head cuts it too.
+func (f *File) expandHead(out []byte, max int) []byte {
+	w := &limitWriter{n: 4*(max+2) + len(out)}
+	if err := f.long.el.ExpandTo(w, out, f.ra); err == errStopPieces {
+		return append(w.b, "xx"...)
+	}
+	return w.b
+}
+
+// longHead is head(prefix + t, max) for the text t of ref, trimmed first
+// (bytes.TrimSpace) when trim, read from the file: only the first line's
+// first runes are kept, and past them only whether head would print more.
+func (f *File) longHead(prefix string, ref *model.TextRef, trim bool, max int) string {
+	var keep []byte
+	runes := 0
+	started := false    // past the leading white space the text loses
+	lineEnd := false    // keep ends at the first line's end
+	full := false       // keep holds max+2 runes of the line
+	more := false       // head prints something after keep
+	pendSpace := false  // after keep: a space head keeps only when a non-space follows (trim)
+	laterNonSp := false // a non-space after keep (TrimSpace keeps what is before it)
+	isSpace := func(r rune, n int) bool { return unicode.IsSpace(r) && !(r == utf8.RuneError && n == 1) }
+	err := longPieces(ref, f.ra, func(p []byte) error {
+		for len(p) > 0 {
+			r, n := utf8.DecodeRune(p)
+			c := p[:n]
+			p = p[n:]
+			if !started {
+				switch {
+				case trim && isSpace(r, n):
+					continue
+				case !trim && prefix == "" && (r == ' ' || r == '\t' || r == '\r' || r == '\n'):
+					continue
+				}
+				started = true
+			}
+			if !lineEnd && !full {
+				if r == '\n' {
+					lineEnd = true
+					continue
+				}
+				keep = append(keep, c...)
+				if runes++; runes >= max+2 {
+					full = true
+				}
+				continue
+			}
+			sp := isSpace(r, n)
+			if !sp {
+				laterNonSp = true
+			}
+			if full && !lineEnd && !more {
+				switch {
+				case r == '\n':
+					lineEnd = true
+				case r == ' ' || r == '\t' || r == '\r':
+				case !trim || !sp:
+					more = true
+				default:
+					pendSpace = true
+				}
+			}
+			if pendSpace && !sp {
+				more = true
+			}
+			if more || lineEnd && (!trim || laterNonSp) {
+				return errStopPieces
+			}
+		}
+		return nil
+	})
+	if err != nil && err != errStopPieces {
+		return head([]byte(prefix), max)
+	}
+	if trim && !laterNonSp {
+		keep = bytes.TrimRightFunc(keep, unicode.IsSpace)
+	}
+	if more {
+		keep = append(keep, "xx"...)
+	}
+	return head(append([]byte(prefix), keep...), max)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/valyala/fastjson"
 )
 
@@ -274,12 +275,19 @@ func (f *File) Preview(line int, max int) string {
 	if li < 0 || int(li) >= len(f.lines) || f.lines[li].kind != 1 {
 		return ""
 	}
-	v, _, err := f.parseLine(&f.pparser, li)
+	lr := &f.lines[li]
+	v, _, long, err := f.parseLong(&f.pparser, li)
+	if err == nil && long {
+		if s, ok := previewOf(v, f.names[lr.typ], f.names[lr.sub], max, f); ok {
+			return s
+		}
+		v, _, err = f.parseLine(&f.pparser, li)
+	}
 	if err != nil {
 		return ""
 	}
-	lr := &f.lines[li]
-	return previewOf(v, f.names[lr.typ], f.names[lr.sub], max)
+	s, _ := previewOf(v, f.names[lr.typ], f.names[lr.sub], max, nil)
+	return s
 }
 
 // head returns the first non-blank line of b, cut to max runes, as a new
@@ -304,80 +312,99 @@ func head(b []byte, max int) string {
 }
 
 // previewOf is the one-line description of a parsed record: its first
-// text, tool call or tool result, cut to max runes.
-func previewOf(v *fastjson.Value, typ, sub string, max int) string {
+// text, tool call or tool result, cut to max runes. lg, when not nil, is
+// the File whose placeholders v (the elided copy of a long line) holds:
+// a text that is one is read from the file as far as the description
+// needs; ok is false when a placeholder is where that cannot be done
+// (the line is then read whole).
+func previewOf(v *fastjson.Value, typ, sub string, max int, lg *File) (_ string, ok bool) {
+	// hd is head(prefix + t, max), t trimmed (bytes.TrimSpace) when trim.
+	hd := func(prefix string, t []byte, trim bool) string {
+		if ref := lg.longRef(string(t)); ref != nil {
+			return lg.longHead(prefix, ref, trim, max)
+		}
+		if trim {
+			t = bytes.TrimSpace(t)
+		}
+		return head(append([]byte(prefix), t...), max)
+	}
+	// js is head(prefix + JSON, max) for JSON whose strings may be
+	// placeholders: expanded from the file as far as head reads.
+	js := func(out []byte) string {
+		if lg != nil && jsonl.HoldsBytes(out) {
+			out = lg.expandHead(out, max)
+		}
+		return head(out, max)
+	}
 	switch typ {
 	case TypeSystem:
 		if c := strBytes(v, "content"); len(c) > 0 {
-			return head(append([]byte(sub+": "), c...), max)
+			return hd(sub+": ", c, false), true
 		}
 		if e := v.Get("error"); e != nil {
-			out := []byte(sub + ": ")
 			if e.Type() == fastjson.TypeString {
 				x, _ := e.StringBytes()
-				out = append(out, x...)
-			} else {
-				out = e.MarshalTo(out)
+				return hd(sub+": ", x, false), true
 			}
-			return head(out, max)
+			return js(e.MarshalTo([]byte(sub + ": "))), true
 		}
-		return sub
+		return sub, true
 	case TypeAttachment:
-		return head([]byte("attachment: "+string(strBytes(v, "attachment", "type"))), max)
+		t := strBytes(v, "attachment", "type")
+		return head([]byte("attachment: "+string(t)), max), !jsonl.HoldsBytes(t)
 	}
 	c := v.Get("message", "content")
 	if c == nil {
-		return ""
+		return "", true
 	}
 	if c.Type() == fastjson.TypeString {
 		b, _ := c.StringBytes()
-		return head(b, max)
+		return hd("", b, false), true
 	}
 	for _, b := range c.GetArray() {
 		switch string(strBytes(b, "type")) {
 		case "text":
-			if t := strBytes(b, "text"); len(bytes.TrimSpace(t)) > 0 {
-				return head(t, max)
+			if t := strBytes(b, "text"); !lg.blank(t) {
+				return hd("", t, false), true
 			}
 		case "tool_use", "server_tool_use":
 			out := []byte("→ ")
-			out = append(out, strBytes(b, "name")...)
+			name := strBytes(b, "name")
+			out = append(out, name...)
 			out = append(out, ' ')
 			if in := b.Get("input"); in != nil {
 				out = in.MarshalTo(out)
 			}
-			return head(out, max)
+			return js(out), !jsonl.HoldsBytes(name)
 		case "tool_result":
-			out := []byte("← ")
+			pre := "← "
 			if boolField(b, "is_error") {
-				out = append(out, "error: "...)
+				pre += "error: "
 			}
 			r := b.Get("content")
 			switch {
 			case r == nil:
 			case r.Type() == fastjson.TypeString:
 				x, _ := r.StringBytes()
-				out = append(out, bytes.TrimSpace(x)...)
+				return hd(pre, x, true), true
 			case r.Type() == fastjson.TypeArray:
 				for _, x := range r.GetArray() {
 					if string(strBytes(x, "type")) == "text" {
-						out = append(out, bytes.TrimSpace(strBytes(x, "text"))...)
-						break
+						return hd(pre, strBytes(x, "text"), true), true
 					}
 					if string(strBytes(x, "type")) == "image" {
-						out = append(out, "[image]"...)
-						break
+						return head([]byte(pre+"[image]"), max), true
 					}
 				}
 			}
-			return head(out, max)
+			return head([]byte(pre), max), true
 		case "thinking", "redacted_thinking":
-			return "(thinking)"
+			return "(thinking)", true
 		case "image":
-			return "[image]"
+			return "[image]", true
 		}
 	}
-	return ""
+	return "", true
 }
 
 // TreeJSON is the --json shape of the tree (same shape as for pi, uuids as
