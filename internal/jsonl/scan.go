@@ -38,6 +38,9 @@ type Capture struct {
 // resolves to its last occurrence, as in JSON.parse.
 type Scanner struct {
 	f        *Capture
+	top      keyTable // f.Top
+	sub      keyTable // f.SubKeys
+	elem     keyTable // f.ElemKeys
 	subSlot  int
 	elemSlot int // index of f.Elems in f.SubKeys (-1: none)
 	nSub     int // len(f.SubKeys)
@@ -55,6 +58,7 @@ func NewScanner(f *Capture) *Scanner {
 		f = &Capture{}
 	}
 	s := &Scanner{f: f, subSlot: -1, elemSlot: -1, nSub: len(f.SubKeys), Top: make([][]byte, len(f.Top)), Sub: make([][]byte, len(f.SubKeys))}
+	s.top, s.sub = newKeyTable(f.Top), newKeyTable(f.SubKeys)
 	for k, name := range f.Top {
 		if name == f.Sub && f.Sub != "" {
 			s.subSlot = k
@@ -68,6 +72,7 @@ func NewScanner(f *Capture) *Scanner {
 		}
 		if s.elemSlot >= 0 {
 			s.Sub = make([][]byte, s.nSub, s.nSub+8*len(f.ElemKeys))
+			s.elem = newKeyTable(f.ElemKeys)
 		}
 	}
 	return s
@@ -120,6 +125,64 @@ func keyIndex(raw []byte, keys []string, escaped bool) int {
 	return -1
 }
 
+// keyTable finds a key of up to 15 bytes without escapes among names by
+// its length and its first two little-endian words, as keyIndex does.
+type keyTable struct {
+	names []string
+	ents  []keyWords // the names of up to 15 bytes, by length, in order
+	start [17]uint8  // ents[start[n]:start[n+1]] are of length n
+}
+
+type keyWords struct {
+	w0, w1 uint64
+	slot   int
+}
+
+func newKeyTable(names []string) keyTable {
+	t := keyTable{names: names}
+	for n := 0; n < 16; n++ {
+		t.start[n] = uint8(len(t.ents))
+		for k, name := range names {
+			if len(name) == n && len(t.ents) < 255 {
+				var w [16]byte
+				copy(w[:], name)
+				t.ents = append(t.ents, keyWords{binary.LittleEndian.Uint64(w[:]), binary.LittleEndian.Uint64(w[8:]), k})
+			}
+		}
+	}
+	t.start[16] = uint8(len(t.ents))
+	return t
+}
+
+// lowBytes[n] is the mask of the low n bytes of a word (n up to 8), and
+// highWord[n] that of the bytes of a key of n bytes (n < 16) in its second
+// word.
+var lowBytes, highWord = func() (lo [9]uint64, hi [16]uint64) {
+	for n := 0; n <= 8; n++ {
+		lo[n] = 1<<(8*n) - 1
+	}
+	lo[8] = ^uint64(0)
+	for n := 9; n < 16; n++ {
+		hi[n] = lo[n-8]
+	}
+	return lo, hi
+}()
+
+// find returns the index in t.names of the key of n bytes (0 <= n < 16, no
+// escape) whose bytes begin the words w0 and w1 (w1 is read only when n
+// is above 8), or -1.
+func (t *keyTable) find(n int, w0, w1 uint64) int {
+	n &= 15
+	w0 &= lowBytes[min(n, 8)]
+	w1 &= highWord[n]
+	for k := int(t.start[n]); k < int(t.start[n+1]); k++ {
+		if e := &t.ents[k]; e.w0 == w0 && e.w1 == w1 {
+			return e.slot
+		}
+	}
+	return -1
+}
+
 // skipSpace returns the index of the first byte of b at or after i that is
 // not JSON white space.
 func skipSpace(b []byte, i int) int {
@@ -166,13 +229,17 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 			esc := false
 			// The key's first two words (keys of up to 15 bytes), as
 			// shortString (too big to be inlined, so written out here).
+			// They are kept: such a key is looked up by them (keyTable).
 			e := 0
+			var w0, w1 uint64
 			if i+17 <= len(b) {
 				j := i + 1
-				t := special(binary.LittleEndian.Uint64(b[j:]))
+				w0 = binary.LittleEndian.Uint64(b[j:])
+				t := special(w0)
 				if t == 0 {
 					j += 8
-					t = special(binary.LittleEndian.Uint64(b[j:]))
+					w1 = binary.LittleEndian.Uint64(b[j:])
+					t = special(w1)
 				}
 				if t != 0 {
 					if k := j + bits.TrailingZeros64(t)>>3; b[k] == '"' {
@@ -186,22 +253,33 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 				return i, false
 			}
 			slot, sub := -1, capNone
-			switch mode {
-			case capTop:
-				slot = keyIndex(b[ks+1:i-1], s.f.Top, esc)
-				if slot >= 0 && slot == s.subSlot {
+			if mode != capNone {
+				var tab *keyTable
+				switch mode {
+				case capTop:
+					tab = &s.top
+				case capSub:
+					tab = &s.sub
+				case capElem:
+					tab = &s.elem
+				}
+				if tab != nil {
+					if e > 0 {
+						slot = tab.find(e-ks-2, w0, w1)
+					} else {
+						slot = keyIndex(b[ks+1:i-1], tab.names, esc)
+					}
+				}
+				switch {
+				case slot < 0:
+				case mode == capTop && slot == s.subSlot:
 					s.Sub = s.Sub[:s.nSub]
 					clear(s.Sub)
 					sub = capSub
-				}
-			case capSub:
-				slot = keyIndex(b[ks+1:i-1], s.f.SubKeys, esc)
-				if slot >= 0 && slot == s.elemSlot {
+				case mode == capSub && slot == s.elemSlot:
 					s.Sub = s.Sub[:s.nSub] // the elements of an earlier one go
 					sub = capElems
 				}
-			case capElem:
-				slot = keyIndex(b[ks+1:i-1], s.f.ElemKeys, esc)
 			}
 			i = skipSpace(b, i)
 			if i >= len(b) || b[i] != ':' {
@@ -210,7 +288,23 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 			i = skipSpace(b, i+1)
 			vs := i
 			if i < len(b) && b[i] == '"' { // a string member: no call to value
-				if e := shortString(b, i); e > 0 {
+				// Its first two words (strings of up to 15 bytes: ids,
+				// roles, names), as for a key.
+				e := 0
+				if i+17 <= len(b) {
+					j := i + 1
+					t := special(binary.LittleEndian.Uint64(b[j:]))
+					if t == 0 {
+						j += 8
+						t = special(binary.LittleEndian.Uint64(b[j:]))
+					}
+					if t != 0 {
+						if k := j + bits.TrailingZeros64(t)>>3; b[k] == '"' {
+							e = k + 1
+						}
+					}
+				}
+				if e > 0 {
 					i = e
 				} else if i, _, ok = scanStringLong(b, i); !ok {
 					return i, false
@@ -306,9 +400,7 @@ func scanNumber(b []byte, i int) (int, bool) {
 	case b[i] == '0':
 		i++
 	case isDigit(b[i]):
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
+		i = digits(b, i+1)
 	default:
 		return i, false
 	}
@@ -317,9 +409,7 @@ func scanNumber(b []byte, i int) (int, bool) {
 		if i >= len(b) || !isDigit(b[i]) {
 			return i, false
 		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
+		i = digits(b, i+1)
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
 		i++
@@ -329,11 +419,28 @@ func scanNumber(b []byte, i int) (int, bool) {
 		if i >= len(b) || !isDigit(b[i]) {
 			return i, false
 		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
+		i = digits(b, i+1)
 	}
 	return i, true
+}
+
+// digits returns the index of the first byte at or after i that is not a
+// decimal digit, eight bytes a step: in a word x, the bytes below '0' set
+// their high bit in x-'0', those above '9' in x+0x46, and the bytes before
+// the first such byte are digits, which neither borrows nor carries leave
+// (they may mark later bytes falsely, but only the first mark is read).
+func digits(b []byte, i int) int {
+	for i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if t := ((x - lsb*'0') | (x + lsb*0x46)) & msb; t != 0 {
+			return i + bits.TrailingZeros64(t)>>3
+		}
+		i += 8
+	}
+	for i < len(b) && isDigit(b[i]) {
+		i++
+	}
+	return i
 }
 
 const (

@@ -7,6 +7,7 @@ package pi
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -457,11 +458,21 @@ func rawKeyView(raw []byte) string {
 	return rawKey(raw)
 }
 
-// noBackslash reports whether b holds no backslash; for the short strings of
-// types, roles and ids a loop costs less than a call of bytes.IndexByte.
+// noBackslash reports whether b holds no backslash; the short strings of
+// types, roles, ids and timestamps are tested a word at a time (a call of
+// bytes.IndexByte costs more), the last word overlapping the one before.
 func noBackslash(b []byte) bool {
-	if len(b) > 32 {
+	n := len(b)
+	if n > 32 {
 		return bytes.IndexByte(b, '\\') < 0
+	}
+	if n >= 8 {
+		for i := 0; i+8 < n; i += 8 {
+			if hasBackslash(binary.LittleEndian.Uint64(b[i:])) {
+				return false
+			}
+		}
+		return !hasBackslash(binary.LittleEndian.Uint64(b[n-8:]))
 	}
 	for _, c := range b {
 		if c == '\\' {
@@ -469,6 +480,14 @@ func noBackslash(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// hasBackslash reports whether a byte of the word x is a backslash (a
+// zero byte of x^'\\'...: exact, as a borrow runs only above a zero).
+func hasBackslash(x uint64) bool {
+	const lsb, msb = 0x0101010101010101, 0x8080808080808080
+	x ^= lsb * '\\'
+	return (x-lsb)&^x&msb != 0
 }
 
 // kindCached is one of reader.kinds.

@@ -567,7 +567,7 @@ func word(raw []byte) []byte {
 		return nil
 	}
 	inner := raw[1 : len(raw)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
+	if noBackslash(inner) {
 		return inner
 	}
 	s, _ := jsonl.String(raw)
