@@ -36,6 +36,7 @@ import (
 	"syscall"
 
 	"github.com/sessctl/sessctl/internal/agentlock"
+	"github.com/sessctl/sessctl/internal/fsx"
 	"github.com/sessctl/sessctl/internal/safewrite"
 )
 
@@ -110,7 +111,7 @@ func writeJournal(side, session string, tmp, like safewrite.Snapshot, records fu
 		path: journalPrefix(side) + strconv.Itoa(os.Getpid()) + "-" + id + ".journal",
 		head: journalHead{Sessctl: "sidecar-journal", ID: id, Session: session, Dev: tmp.Dev, Ino: tmp.Ino},
 	}
-	f, err := os.OpenFile(j.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	f, err := os.OpenFile(j.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|fsx.NoFollow|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) || errors.Is(err, fs.ErrExist) {
 			if fi, lerr := os.Lstat(j.path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {

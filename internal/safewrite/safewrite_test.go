@@ -647,32 +647,6 @@ func mustRead(t *testing.T, p string) []byte {
 	return b
 }
 
-func TestOwnerAndSpecialBitsKeptAsRoot(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to chown")
-	}
-	dir := t.TempDir()
-	p := filepath.Join(dir, "s.jsonl")
-	write(t, p, "old\n", 0o640)
-	if err := os.Chown(p, 1234, 5678); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(p, 0o640|fs.ModeSetgid); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := rewrite(t, p, "new\n", Options{NoBackup: true}); err != nil {
-		t.Fatal(err)
-	}
-	fi, _ := os.Stat(p)
-	st := fi.Sys().(*syscall.Stat_t)
-	if st.Uid != 1234 || st.Gid != 5678 {
-		t.Errorf("owner %d:%d, want 1234:5678", st.Uid, st.Gid)
-	}
-	if fi.Mode().Perm() != 0o640 || fi.Mode()&fs.ModeSetgid == 0 {
-		t.Errorf("mode %v", fi.Mode())
-	}
-}
-
 func TestSameSizeRewriteDetected(t *testing.T) {
 	// An agent that rewrites the file in place with the same size (pi's
 	// writeFileSync, omp's title-slot pwrite) changes only the mtime.

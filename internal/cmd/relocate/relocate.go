@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/sessctl/sessctl/internal/cmdutil"
@@ -85,7 +84,11 @@ run is a no-op; a run killed midway is completed by the next one.`,
 			if at := f.Getenv(crashEnv); at != "" && opts.Checkpoint == nil {
 				opts.Checkpoint = func(s string) {
 					if s == at {
-						syscall.Kill(os.Getpid(), syscall.SIGKILL)
+						// Die at once, as a crash would: SIGKILL on Unix,
+						// TerminateProcess on Windows.
+						if p, err := os.FindProcess(os.Getpid()); err == nil {
+							p.Kill()
+						}
 					}
 				}
 			}
