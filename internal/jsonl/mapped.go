@@ -152,6 +152,7 @@ func (m *mapping) inline(o ParallelOptions, b *Batch, getEnds func() []int, fn f
 			err = m.recovered(p)
 		}
 	}()
+	b.inPlace = o.InPlace
 	if err = readInline(m.data, o, b, getEnds, fn); err == nil && m.truncated() {
 		err = ErrFileChanged
 	}
@@ -245,6 +246,7 @@ func (m *mapping) cut(p *pipe) error {
 		}
 		if last < 0 {
 			j := &pjob{offset: int64(pos), first: pos == 0, done: make(chan struct{}), batch: p.getBatch()}
+			j.batch.inPlace = false // the captures are the stream scanner's
 			l := m.streamLine(pos, o.Capture, o.LongTop, o.LongSub, pos == 0, j.batch)
 			j.end = int64(pos) + l
 			close(j.done)

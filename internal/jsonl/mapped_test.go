@@ -14,10 +14,13 @@ import (
 // batchRecs is what ReadParallel gave: each batch's records, in order.
 type batchRecs [][]parallelRec
 
+// inPlace sets ParallelOptions.InPlace for readBatches.
+var inPlace bool
+
 func readBatches(t *testing.T, r io.Reader, workers int, fn func(n int)) (batchRecs, error) {
 	t.Helper()
 	var out batchRecs
-	err := ReadParallel(r, ParallelOptions{Capture: fuzzCapture, Workers: workers}, func(b *Batch) error {
+	err := ReadParallel(r, ParallelOptions{Capture: fuzzCapture, Workers: workers, InPlace: inPlace}, func(b *Batch) error {
 		var recs []parallelRec
 		for i := range b.Records {
 			r := &b.Records[i]
@@ -292,4 +295,71 @@ func FuzzParallelMapped(f *testing.F) {
 			t.Fatalf("mapped batches differ\nread   %v\nmapped %v", want, got)
 		}
 	})
+}
+
+// withInPlace runs f with ParallelOptions.InPlace set, then unset.
+func withInPlace(f func()) {
+	inPlace = true
+	defer func() { inPlace = false }()
+	f()
+}
+
+// TestMappedInPlace: batches whose bytes point into the mapping
+// (ParallelOptions.InPlace) hold the records the copies hold, and a file
+// truncated while fn reads them ends the read with ErrFileChanged (the
+// fault in fn is recovered), not a crash.
+func TestMappedInPlace(t *testing.T) {
+	mapSmall(t, 64, 512)
+	for name, data := range mappedInputs() {
+		want, err := readBatches(t, bytes.NewReader(data), 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got batchRecs
+		withInPlace(func() { got, err = readMappedFile(t, writeTemp(t, data), 0, 2, true, nil) })
+		if err != nil || !reflect.DeepEqual(want, got) {
+			t.Fatalf("%s: in place: err %v, same %v", name, err, reflect.DeepEqual(want, got))
+		}
+	}
+	var big bytes.Buffer
+	for i := 0; big.Len() < 4<<20; i++ {
+		big.WriteString(`{"type":"label","id":"` + strings.Repeat("i", i%50) + `"}` + "\n")
+	}
+	for _, data := range [][]byte{big.Bytes(), []byte(strings.Repeat("{}\n", 100))} {
+		path := writeTemp(t, data)
+		var err error
+		withInPlace(func() {
+			_, err = readMappedFile(t, path, 0, 2, true, func(n int, f *os.File) {
+				if n == 1 {
+					if err := os.Truncate(path, 0); err != nil {
+						t.Error(err)
+					}
+				}
+			})
+		})
+		if !errors.Is(err, ErrFileChanged) {
+			t.Fatalf("%d bytes truncated: err %v, want ErrFileChanged", len(data), err)
+		}
+	}
+}
+
+// TestMappedPanicGoesOn: a panic in fn while the file is unchanged is not
+// taken for a change of the file: it reaches the caller.
+func TestMappedPanicGoesOn(t *testing.T) {
+	mapSmall(t, 64, 512)
+	for _, in := range []bool{false, true} {
+		f, err := os.Open(writeTemp(t, mappedInputs()["mixed"]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := func() (p any) {
+			defer func() { p = recover() }()
+			ReadParallel(f, ParallelOptions{Capture: fuzzCapture, InPlace: in}, func(b *Batch) error { panic("boom") })
+			return nil
+		}()
+		f.Close()
+		if got != "boom" {
+			t.Fatalf("in place %v: recovered %v, want boom", in, got)
+		}
+	}
 }

@@ -37,6 +37,13 @@ type ParallelOptions struct {
 	// What it derives can go to b.Aux, which fn sees with the batch. Lines
 	// longer than a chunk (Record.Streamed) are not inspected.
 	Inspect func(rec *Record, b *Batch)
+	// InPlace lets the Raw, Top and Sub bytes of a batch point into the
+	// input where ReadParallel maps it (a regular file, mapped.go) instead
+	// of copies in the batch: they stay valid until ReadParallel returns
+	// (not only until fn returns), and fn must not write to them. fn then
+	// runs with memory faults turned into panics: one caused by the file
+	// changing under the mapping ends the read with ErrFileChanged.
+	InPlace bool
 	// LongTop and LongSub, when above 0, limit what is captured of a line
 	// longer than a chunk to the first LongTop members of Capture.Top and
 	// the first LongSub of Capture.SubKeys (the others read as absent), for
@@ -70,14 +77,18 @@ type Batch struct {
 	Records []Record
 	// Aux is the caller's, for ParallelOptions.Inspect: batches are
 	// reused, and Aux is kept as fn left it.
-	Aux   any
-	arena []byte
-	slots [][]byte
+	Aux     any
+	arena   []byte
+	slots   [][]byte
+	inPlace bool // keep gives the bytes themselves (ParallelOptions.InPlace)
 }
 
 func (b *Batch) keep(p []byte) []byte {
 	if p == nil {
 		return nil
+	}
+	if b.inPlace {
+		return p[:len(p):len(p)]
 	}
 	start := len(b.arena)
 	b.arena = append(b.arena, p...)
@@ -91,6 +102,16 @@ func (b *Batch) keep(p []byte) []byte {
 // caller's goroutine. Line numbers, offsets, BOM, CRLF and torn tails are
 // those the Reader gives. It returns the first read error or fn's error.
 func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
+	// A regular file is mapped (mapped.go), read otherwise.
+	m := openMapping(r)
+	err := readParallel(r, m, o, fn)
+	if m != nil {
+		m.close() // not when fn panicked: the workers may be at work on it
+	}
+	return err
+}
+
+func readParallel(r io.Reader, m *mapping, o ParallelOptions, fn func(*Batch) error) error {
 	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -145,12 +166,9 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 			return make([]int, 0, maxChunkLines)
 		}
 	}
-	// A regular file is mapped (mapped.go), read otherwise.
-	m := openMapping(r)
 	var cb0 *chunkBuf
 	var n0 int
 	if m != nil {
-		defer m.close()
 		if len(m.data) < size { // what a first read would find whole
 			return m.inline(o, getBatch(), getEnds, fn)
 		}
@@ -162,7 +180,9 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 		var err0 error
 		n0, err0 = io.ReadFull(r, cb0.b)
 		if errors.Is(err0, io.EOF) || errors.Is(err0, io.ErrUnexpectedEOF) {
-			err := readInline(cb0.b[:n0], o, getBatch(), getEnds, fn)
+			b := getBatch()
+			b.inPlace = false
+			err := readInline(cb0.b[:n0], o, b, getEnds, fn)
 			cb0.refs.Store(0)
 			putSharedBuf(cb0)
 			return err
@@ -209,6 +229,7 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 			s := NewScanner(o.Capture)
 			for j := range work {
 				j.batch = getBatch()
+				j.batch.inPlace = m != nil && o.InPlace
 				if m == nil {
 					scanChunk(s, j.data, j.ends, j.offset, j.first, o, j.batch)
 				} else if j.err = m.scan(s, j, o); j.err != nil {
@@ -228,6 +249,18 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 	}
 
 	// The merge, in file order, on the caller's goroutine.
+	call := fn
+	if m != nil && o.InPlace { // fn reads the mapping
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		call = func(b *Batch) (err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					err = m.recovered(p)
+				}
+			}()
+			return fn(b)
+		}
+	}
 	var err error
 	line := 0
 	for j := range order {
@@ -241,7 +274,7 @@ func ReadParallel(r io.Reader, o ParallelOptions, fn func(*Batch) error) error {
 				b.Records[i].Line += line
 			}
 			line += len(b.Records)
-			err = fn(b)
+			err = call(b)
 		}
 		if err != nil {
 			close(quit)
@@ -466,7 +499,7 @@ func putSharedBatch(b *Batch) {
 	if cap(b.arena) > 2<<20 {
 		return // not kept: a batch of long lines
 	}
-	b.Records, b.arena, b.slots, b.Aux = b.Records[:0], b.arena[:0], b.slots[:0], nil
+	b.Records, b.arena, b.slots, b.Aux, b.inPlace = b.Records[:0], b.arena[:0], b.slots[:0], nil, false
 	select {
 	case sharedBatches <- b:
 	default:
