@@ -239,10 +239,19 @@ func (c *checkFacts) factInto(sf *storedFact, lf *lineFact) {
 	}
 }
 
-var (
-	wordMessage    = []byte("message")
-	wordCompaction = []byte("compaction")
-)
+// wordIs reports whether raw (a captured raw JSON value) is a string whose
+// value is w (not empty), as string(word(raw)) == w, but decoding only a string longer
+// than w spelled: an escape makes a raw string longer than its value, so
+// one as long as w spelled or shorter holds w only when it spells it.
+func wordIs(raw []byte, w string) bool {
+	if len(raw) == len(w)+2 && raw[0] == '"' && string(raw[1:len(w)+1]) == w {
+		return true
+	}
+	if len(raw) <= len(w)+2 {
+		return false
+	}
+	return string(word(raw)) == w
+}
 
 // inspectFacts is the workers' part (jsonl.ParallelOptions.Inspect): the
 // fact of a message or compaction line from its captures, into the batch's
@@ -280,9 +289,8 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 	if len(sb) > nCheckSub {
 		rec.Sub = sb[:nCheckSub:nCheckSub]
 	}
-	typ := word(top[capType])
-	isMsg := bytes.Equal(typ, wordMessage)
-	if !isMsg && !bytes.Equal(typ, wordCompaction) {
+	isMsg := wordIs(top[capType], "message")
+	if !isMsg && !wordIs(top[capType], "compaction") {
 		return
 	}
 	st := batchFacts(b)
@@ -299,22 +307,24 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 			sf.raw = st.strString(why)
 			keep = true
 		}
-		switch r := word(role); string(r) {
-		case "assistant":
-			if s := word(stop); string(s) == "error" || string(s) == "aborted" {
+		isUser := wordIs(role, "user")
+		switch {
+		case isUser:
+		case wordIs(role, "assistant"):
+			if wordIs(stop, "error") || wordIs(stop, "aborted") {
 				sf.flags |= sfDropped
 			}
 			// The content's object elements (their type, id and name),
 			// captured by the scan: the content is an array when it has
 			// any.
 			for e := sb[min(nCheckSub, len(sb)):]; len(e) >= nElem; e = e[nElem:] {
-				if t := word(e[elemType]); string(t) == "toolCall" {
+				if wordIs(e[elemType], "toolCall") {
 					st.calls = append(st.calls, storedCall{strDecoded(st, e[elemID]), strDecoded(st, e[elemName])})
 				}
 			}
 			sf.nCalls = int32(len(st.calls)) - sf.callAt
 			keep = keep || sf.nCalls > 0
-		case "toolResult":
+		case wordIs(role, "toolResult"):
 			sf.flags |= sfResult
 			sf.str = strDecoded(st, callID)
 			keep = true
@@ -322,7 +332,7 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 		switch c := sb[subContent]; {
 		case !list || c == nil:
 			sb[subContent] = nil
-		case string(word(role)) != "user" || st.userText:
+		case !isUser || st.userText:
 			sb[subContent] = c[:1]
 		case c[0] == '"' && len(c) > 2 && !rec.BOM:
 			// The listing takes this one's text (listState.line: a

@@ -470,15 +470,17 @@ func (st *listState) finish(path string) *ListInfo {
 	}
 	if len(st.parents) > 0 {
 		has := func(h uint64) bool { return slices.Contains(st.ids, h) }
+		var set *hashSet
 		if len(st.parents) > 8 {
-			slices.Sort(st.ids)
-			has = func(h uint64) bool { _, ok := slices.BinarySearch(st.ids, h); return ok }
+			set = newHashSet(st.ids)
+			has = set.has
 		}
 		for _, p := range st.parents {
 			if !has(p) && !(li.ValidHeader && p == st.headerHash) { // the header's id: a root (headerparent.go)
 				problems[problem.Orphan]++
 			}
 		}
+		set.release()
 	}
 	for _, b := range [][]uint64{st.ids, st.parents} {
 		if cap(b) <= maxHashBuf {
@@ -512,6 +514,75 @@ func (st *listState) finish(path string) *ListInfo {
 		li.Problems = problems
 	}
 	return li
+}
+
+// hashSet is a set of id hashes (open addressing, linear probing; 0 marks
+// an empty slot, so the hash 0 is kept aside): the listing's test of the
+// parents against the ids, which sorting the ids made cost more than the
+// rest of finish.
+type hashSet struct {
+	tab  []uint64
+	zero bool
+}
+
+// hashSets keeps the sets' tables between files.
+var hashSets = make(chan *hashSet, 4)
+
+func newHashSet(hs []uint64) *hashSet {
+	n := 16
+	for n < 2*len(hs) {
+		n *= 2
+	}
+	var s *hashSet
+	select {
+	case s = <-hashSets:
+	default:
+		s = &hashSet{}
+	}
+	if cap(s.tab) >= n {
+		s.tab = s.tab[:n]
+		clear(s.tab)
+	} else {
+		s.tab = make([]uint64, n)
+	}
+	s.zero = false
+	mask := uint64(n - 1)
+	for _, h := range hs {
+		if h == 0 {
+			s.zero = true
+			continue
+		}
+		k := h & mask
+		for s.tab[k] != 0 && s.tab[k] != h {
+			k = (k + 1) & mask
+		}
+		s.tab[k] = h
+	}
+	return s
+}
+
+func (s *hashSet) has(h uint64) bool {
+	if h == 0 {
+		return s.zero
+	}
+	mask := uint64(len(s.tab) - 1)
+	for k := h & mask; s.tab[k] != 0; k = (k + 1) & mask {
+		if s.tab[k] == h {
+			return true
+		}
+	}
+	return false
+}
+
+// release gives s's table back for the next file (s may be nil).
+func (s *hashSet) release() {
+	if s == nil || cap(s.tab) > 2*maxHashBuf {
+		return
+	}
+	select {
+	case hashSets <- s:
+	default:
+	}
 }
 
 // hashBufs keeps listState's id hash slices between files: a listing

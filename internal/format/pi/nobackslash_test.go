@@ -2,6 +2,8 @@ package pi
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -22,5 +24,57 @@ func TestNoBackslash(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestWordIs holds wordIs to string(word(raw)) == w (w not empty) for spelled, escaped,
+// shorter, longer and non-string values.
+func TestWordIs(t *testing.T) {
+	raws := []string{`"toolCall"`, `"tool\u0043all"`, `"toolCal"`, `"toolCalls"`, `"\u0074oolCall"`, `"toolCall\""`,
+		`"user"`, `"us\u0065r"`, `"\"user"`, `"usex"`, `""`, `null`, `12`, `"assistant"`, `"message"`, `"m\u0065ssage"`,
+		`"compaction"`, `"error"`, `"err\u006fr"`, `"aborted"`, `"toolResult"`, `"toolR\u0065sult"`, `"\\"`, ``}
+	words := []string{"toolCall", "user", "assistant", "message", "compaction", "error", "aborted", "toolResult", `\`, `"`}
+	for _, r := range raws {
+		for _, w := range words {
+			raw := []byte(r)
+			if got, want := wordIs(raw, w), string(word(raw)) == w; got != want {
+				t.Errorf("wordIs(%s, %q) = %v, want %v", r, w, got, want)
+			}
+		}
+	}
+}
+
+// TestHashSet holds hashSet.has to slices.Contains over sets with the hash
+// 0, repeated hashes and hashes that collide in the table's low bits.
+func TestHashSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for round := 0; round < 200; round++ {
+		n := r.IntN(300)
+		ids := make([]uint64, n)
+		for k := range ids {
+			switch r.IntN(4) {
+			case 0:
+				ids[k] = uint64(r.IntN(8)) << 40 // same low bits
+			case 1:
+				ids[k] = uint64(r.IntN(3)) // 0 and neighbours
+			default:
+				ids[k] = r.Uint64()
+			}
+		}
+		s := newHashSet(ids)
+		for k := 0; k < 500; k++ {
+			var h uint64
+			if n > 0 && k%2 == 0 {
+				h = ids[r.IntN(n)]
+			} else if k%3 == 0 {
+				h = uint64(r.IntN(8)) << 40
+			} else {
+				h = uint64(r.IntN(4))
+			}
+			if got, want := s.has(h), slices.Contains(ids, h); got != want {
+				t.Fatalf("round %d: has(%#x) = %v, want %v", round, h, got, want)
+			}
+		}
+		s.release()
 	}
 }
