@@ -281,7 +281,12 @@ func (ls *liteScan) scan(buf []byte, head bool) {
 // another lowercase XML-like tag, an interruption marker or a tool result
 // gives "", but a slash command (<command-name>/x</command-name>) is
 // returned as cmd ("/x"): the picker shows it when no prompt follows.
-func pickerPrompt(v *fastjson.Value) (prompt, cmd string) {
+func pickerPrompt(v *fastjson.Value) (prompt, cmd string) { return pickerPromptOf(v, nil) }
+
+// pickerPromptOf is pickerPrompt; lg, when not nil, is the File whose
+// placeholders v (the elided copy of a long line) holds: a text that is
+// one is read from the file in pieces (longPicker).
+func pickerPromptOf(v *fastjson.Value, lg *File) (prompt, cmd string) {
 	c := v.Get("message", "content")
 	var s string
 	images := false
@@ -308,6 +313,9 @@ func pickerPrompt(v *fastjson.Value) (prompt, cmd string) {
 		if !found && images {
 			return "Image", ""
 		}
+	}
+	if ref := lg.longRef(s); ref != nil {
+		return lg.longPicker(ref)
 	}
 	s = strings.TrimSpace(s)
 	if m := between(s, "<command-name>", "</command-name>"); m != "" {

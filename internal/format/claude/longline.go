@@ -365,3 +365,161 @@ func (f *File) longHead(prefix string, ref *model.TextRef, trim bool, max int) s
 	}
 	return head(append([]byte(prefix), keep...), max)
 }
+
+// pickerClip gathers what pickerClip needs of a text handed to it in
+// pieces that end at character boundaries: the text with "\r\n" and "\n"
+// made spaces and its leading white space left out, as far as 202 UTF-16
+// units, and whether a non-space follows.
+type clipper struct {
+	cr      bool // a '\r' not yet taken ("\r\n" is one space)
+	started bool // past the leading white space: the text is not blank
+	keep    []byte
+	units   int
+	later   bool
+}
+
+func (c *clipper) write(p []byte) {
+	for len(p) > 0 {
+		r, n := utf8.DecodeRune(p)
+		b := p[:n]
+		p = p[n:]
+		if c.cr {
+			c.cr = false
+			if r == '\n' {
+				c.put(' ', []byte{' '}, false)
+				continue
+			}
+			c.put('\r', []byte{'\r'}, false)
+		}
+		switch r {
+		case '\r':
+			c.cr = true
+		case '\n':
+			c.put(' ', []byte{' '}, false)
+		default:
+			c.put(r, b, r == utf8.RuneError && n == 1)
+		}
+	}
+}
+
+func (c *clipper) end() {
+	if c.cr {
+		c.cr = false
+		c.put('\r', []byte{'\r'}, false)
+	}
+}
+
+func (c *clipper) put(r rune, b []byte, invalid bool) {
+	sp := unicode.IsSpace(r) && !invalid
+	if !c.started {
+		if sp {
+			return
+		}
+		c.started = true
+	}
+	if c.units <= 201 {
+		c.keep = append(c.keep, b...)
+		c.units++
+		if r >= 0x10000 {
+			c.units++
+		}
+		return
+	}
+	if !sp {
+		c.later = true
+	}
+}
+
+// text is a text whose pickerClip is the whole text's.
+func (c *clipper) text() string {
+	if c.later {
+		return string(c.keep) + "x"
+	}
+	return string(c.keep)
+}
+
+// tagged is between(text, open, close) for a text in pieces: the text
+// between the first open and the first close after it goes to c.
+type tagged struct {
+	open, close string
+	state       int // 0: looking for open, 1: in between, 2: closed
+	win         []byte
+	c           clipper
+}
+
+func (t *tagged) write(p []byte) {
+	if t.state == 2 {
+		return
+	}
+	t.win = append(t.win, p...)
+	for {
+		if t.state == 0 {
+			if i := strings.Index(unsafeString(t.win), t.open); i >= 0 {
+				t.shift(i + len(t.open))
+				t.state = 1
+				continue
+			}
+			t.shift(max(0, len(t.win)-len(t.open)+1))
+			return
+		}
+		if i := strings.Index(unsafeString(t.win), t.close); i >= 0 {
+			t.c.write(t.win[:i])
+			t.c.end()
+			t.state = 2
+			t.win = t.win[:0]
+			return
+		}
+		// Keep what may start the close tag, cut at a rune's start.
+		k := max(0, len(t.win)-len(t.close)+1)
+		for k > 0 && !utf8.RuneStart(t.win[k]) {
+			k--
+		}
+		t.c.write(t.win[:k])
+		t.shift(k)
+		return
+	}
+}
+
+func (t *tagged) shift(k int) { t.win = t.win[:copy(t.win, t.win[k:])] }
+
+// longPicker is pickerPrompt's reading of a text content that is the long
+// string of ref, read from the file once, in pieces, holding a few hundred
+// bytes of it.
+func (f *File) longPicker(ref *model.TextRef) (prompt, cmd string) {
+	var all clipper
+	cmdTag := &tagged{open: "<command-name>", close: "</command-name>"}
+	bash := &tagged{open: "<bash-input>", close: "</bash-input>"}
+	var head []byte // the first bytes after the leading white space
+	started := false
+	err := longPieces(ref, f.ra, func(p []byte) error {
+		all.write(p)
+		cmdTag.write(p)
+		bash.write(p)
+		for q := p; len(head) < 32 && len(q) > 0; {
+			r, n := utf8.DecodeRune(q)
+			if !started && unicode.IsSpace(r) && !(r == utf8.RuneError && n == 1) {
+				q = q[n:]
+				continue
+			}
+			started = true
+			k := min(len(q), 32-len(head))
+			head = append(head, q[:k]...)
+			q = q[k:]
+		}
+		return nil
+	})
+	if err != nil {
+		return "", ""
+	}
+	all.end()
+	if cmdTag.state == 2 && cmdTag.c.started {
+		return "", pickerClip(cmdTag.c.text())
+	}
+	if strings.HasPrefix(string(head), "<bash-input>") && bash.state == 2 && bash.c.started {
+		return pickerClip("! " + bash.c.text()), ""
+	}
+	if !IsRealPrompt(string(head)) {
+		return "", ""
+	}
+	return pickerClip(all.text()), ""
+}

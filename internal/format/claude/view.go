@@ -87,11 +87,15 @@ func (f *File) FirstPrompt() string {
 		if tried++; tried > 200 {
 			break
 		}
-		v, _, err := f.parseLine(&p, int32(li))
+		v, _, long, err := f.parseLong(&p, int32(li))
 		if err != nil {
 			continue
 		}
-		s, c := pickerPrompt(v)
+		lg := f
+		if !long {
+			lg = nil
+		}
+		s, c := pickerPromptOf(v, lg)
 		if s != "" {
 			return s
 		}
