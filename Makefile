@@ -10,16 +10,25 @@ LDFLAGS := -X github.com/sessctl/sessctl/internal/app.Version=$(VERSION)
 DEMO    ?= testdata/pi/parity/sessions/058-everything.jsonl
 FUZZTIME ?= 60s
 
-.PHONY: all build test vet demo man completions bench bench-scale fuzz clean
+.PHONY: all build test cross vet demo man completions bench bench-scale fuzz clean
 
 all: build
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/sessctl
 
-## test: unit, golden, parity and end-to-end (testscript) tests
-test:
+## test: unit, golden, parity and end-to-end (testscript) tests, after the cross-OS check
+test: cross
 	$(GO) test -timeout 45m ./...
+
+## cross: go vet (which compiles the tests too) for the other supported OSes;
+## pure Go cross-compilation, so it needs nothing but Go. CROSS lists GOOS/GOARCH.
+CROSS ?= darwin/arm64 windows/amd64 freebsd/amd64
+cross:
+	@for t in $(CROSS); do \
+	  echo "== go vet GOOS=$${t%/*} GOARCH=$${t#*/}"; \
+	  GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) vet ./... || exit 1; \
+	done
 
 vet:
 	$(GO) vet ./...
