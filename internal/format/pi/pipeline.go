@@ -305,7 +305,9 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 		return !isMsg || !rec.Newline
 	}
 	headerSeen := false
-	po := jsonl.ParallelOptions{Capture: captured, Keep: keep, ChunkSize: indexChunkSize, Inspect: hashIDs}
+	// InPlace: fn keeps nothing of a record's bytes past the pass (the
+	// index, facts and listing copy what they keep) and writes none.
+	po := jsonl.ParallelOptions{Capture: captured, Keep: keep, ChunkSize: indexChunkSize, Inspect: hashIDs, InPlace: true}
 	var facts *factCollector // check's facts (checkfacts.go)
 	if rd.check {
 		facts = &factCollector{}
