@@ -10,15 +10,22 @@ import (
 )
 
 // Under reports whether p is base or a path below it, comparing whole path
-// elements: "/a/b" is under "/a/b" and "/a", never under "/a/bc".
+// elements: "/a/b" is under "/a/b" and "/a", never under "/a/bc". A path
+// separator is the OS's (os.IsPathSeparator: '/' on Unix, '\\' and '/' on
+// Windows, where a root such as `C:\` ends in one). Names are compared
+// byte for byte, also on Windows, whose file systems usually ignore case:
+// a differently cased path is not under base there.
 func Under(p, base string) bool {
 	if p == base {
 		return true
 	}
-	if base == "/" {
-		return strings.HasPrefix(p, "/")
+	if !strings.HasPrefix(p, base) {
+		return false
 	}
-	return strings.HasPrefix(p, base+"/")
+	if base != "" && os.IsPathSeparator(base[len(base)-1]) {
+		return true // base is a root ("/", `C:\`)
+	}
+	return len(p) > len(base) && os.IsPathSeparator(p[len(base)])
 }
 
 // Map returns p with its prefix old replaced by new when p is old or below
