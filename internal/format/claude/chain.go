@@ -35,6 +35,8 @@ type Path struct {
 	// NoText makes EachTurn fill only the block types of Turn.Blocks (for
 	// JSON output, which needs Content only).
 	NoText bool
+	// ids, with NoText, fills the blocks' ID and ToolUseID (PathProblems).
+	ids bool
 	// SentOnly makes EachTurn give exactly what Claude Code sends: turns,
 	// lines and content blocks it drops before the request are left out.
 	SentOnly bool

@@ -115,7 +115,7 @@ func (f *File) Compactions(leaf string) ([]Compaction, []Problem, error) {
 			if l.flags&fCompactSummary != 0 {
 				c.SummaryUUID = f.ids.str(l.uuid)
 				c.SummaryLine = int(l.ln)
-				if t, err := f.decodeTurn(&parser, f.nLast[x], true); err == nil {
+				if t, err := f.decodeTurn(&parser, f.nLast[x], true, false); err == nil {
 					var parts []string
 					for _, b := range t.Blocks {
 						if b.Type == "text" {

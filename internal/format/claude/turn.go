@@ -94,7 +94,7 @@ func (f *File) EachTurn(p *Path, fn func(*Turn) error) error {
 	}
 	for _, nd := range p.nodes {
 		li := f.nLast[nd]
-		t, err := f.decodeTurn(&parser, li, !p.NoText)
+		t, err := f.decodeTurn(&parser, li, !p.NoText, p.ids)
 		if err != nil {
 			return err
 		}
@@ -201,10 +201,11 @@ func textBlock(s string) json.RawMessage {
 // decodeTurn reads and decodes line li. A line longer than
 // jsonl.LongLine is decoded from its elided copy (see longline.go), or
 // whole when its long strings are not all where a reference can stand.
-func (f *File) decodeTurn(p *fastjson.Parser, li int32, text bool) (*Turn, error) {
+// Without text, ids fills the blocks' ID and ToolUseID.
+func (f *File) decodeTurn(p *fastjson.Parser, li int32, text, ids bool) (*Turn, error) {
 	v, raw, long, err := f.parseLong(p, li)
 	if err == nil && long {
-		if t := f.decodeTurnFrom(v, raw, li, text, true); f.settleLong(t, text) {
+		if t := f.decodeTurnFrom(v, raw, li, text, ids, true); f.settleLong(t, text) {
 			return t, nil
 		}
 		v, raw, err = f.parseLine(p, li)
@@ -212,12 +213,12 @@ func (f *File) decodeTurn(p *fastjson.Parser, li int32, text bool) (*Turn, error
 	if err != nil {
 		return nil, fmt.Errorf("line %d: %w", f.lines[li].ln, err)
 	}
-	return f.decodeTurnFrom(v, raw, li, text, false), nil
+	return f.decodeTurnFrom(v, raw, li, text, ids, false), nil
 }
 
 // decodeTurnFrom decodes line li parsed as v (raw: the line, or its
 // elided copy when long).
-func (f *File) decodeTurnFrom(v *fastjson.Value, raw []byte, li int32, text, long bool) *Turn {
+func (f *File) decodeTurnFrom(v *fastjson.Value, raw []byte, li int32, text, ids, long bool) *Turn {
 	lr := f.lines[li]
 	t := &Turn{
 		UUID:        f.ids.str(lr.uuid),
@@ -259,7 +260,11 @@ func (f *File) decodeTurnFrom(v *fastjson.Value, raw []byte, li int32, text, lon
 					if text {
 						t.Blocks = append(t.Blocks, decodeBlock(b))
 					} else {
-						t.Blocks = append(t.Blocks, Block{Type: string(strBytes(b, "type"))})
+						bl := Block{Type: string(strBytes(b, "type"))}
+						if ids {
+							bl.ID, bl.ToolUseID = string(strBytes(b, "id")), string(strBytes(b, "tool_use_id"))
+						}
+						t.Blocks = append(t.Blocks, bl)
 					}
 				}
 				if text && !long {

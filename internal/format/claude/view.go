@@ -506,6 +506,8 @@ func (f *File) PathProblems() ([]Problem, error) {
 	if err != nil {
 		return nil, err
 	}
+	// ids and types only: a long text is not decoded
+	p.NoText, p.ids = true, true
 	type at struct {
 		line int
 		uuid string
