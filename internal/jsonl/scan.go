@@ -125,6 +125,23 @@ func keyIndex(raw []byte, keys []string, escaped bool) int {
 	return -1
 }
 
+// elemSlots appends the nil slots of an element's ElemKeys captures to
+// s.Sub and returns the first one's index: in place when s.Sub has room
+// (it keeps the capacity it grew to), without the clearing call and bulk
+// write barrier of an append of a made slice.
+func (s *Scanner) elemSlots() int {
+	base, n := len(s.Sub), len(s.f.ElemKeys)
+	if base+n > cap(s.Sub) {
+		s.Sub = append(s.Sub, make([][]byte, n)...)
+		return base
+	}
+	s.Sub = s.Sub[:base+n]
+	for k := base; k < base+n; k++ {
+		s.Sub[k] = nil
+	}
+	return base
+}
+
 // keyTable finds a key of up to 15 bytes without escapes among names by
 // its length and its first two little-endian words, as keyIndex does.
 type keyTable struct {
@@ -210,16 +227,12 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 			return i, false
 		}
 		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == '}' {
-			if mode == capElem {
-				s.Sub = append(s.Sub, make([][]byte, len(s.f.ElemKeys))...)
-			}
-			return i + 1, true
-		}
 		base := 0 // capElem: the element's first slot in s.Sub
 		if mode == capElem {
-			base = len(s.Sub)
-			s.Sub = append(s.Sub, make([][]byte, len(s.f.ElemKeys))...)
+			base = s.elemSlots()
+		}
+		if i < len(b) && b[i] == '}' {
+			return i + 1, true
 		}
 		for {
 			if i >= len(b) || b[i] != '"' {
