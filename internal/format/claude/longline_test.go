@@ -398,3 +398,32 @@ func TestDecodeStringLooseIsFastjson(t *testing.T) {
 		assert.Equal(t, want, got.String(), raw)
 	}
 }
+
+// TestLongLineChainHeld: Chain's turns hold a long line's text and JSON
+// as the held reading gives them.
+func TestLongLineChainHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a file of several MiB")
+	}
+	defer func() { keepLongLines = false }()
+	for _, kind := range []string{"user", "result-string"} {
+		p := writeLongClaude(t, t.TempDir(), kind, jsonl.LongLine+1000, func(w *bufio.Writer, n int) { longJSON(w, n, "chain") })
+		chain := func() []Turn {
+			f, err := Open(p)
+			require.NoError(t, err)
+			defer f.Close()
+			ts, _, err := f.Chain("", false)
+			require.NoError(t, err)
+			return ts
+		}
+		got := chain()
+		keepLongLines = true
+		want := chain()
+		keepLongLines = false
+		require.Equal(t, len(want), len(got))
+		for i := range want {
+			assert.Equal(t, want[i].Blocks, got[i].Blocks, "%s: turn %d", kind, i)
+			assert.Equal(t, want[i].Content, got[i].Content, "%s: turn %d", kind, i)
+		}
+	}
+}

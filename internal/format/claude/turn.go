@@ -180,10 +180,28 @@ func (f *File) Chain(leaf string, acrossCompactions bool) ([]Turn, []Problem, er
 				b.Text, b.Long = s, nil
 			}
 		}
+		// and their JSON (a long line's holds placeholders)
+		for _, raw := range append([]*json.RawMessage{&t.Usage, &t.CompactMetadata}, ptrs(t.Content)...) {
+			if jsonl.HoldsBytes(*raw) {
+				var b bytes.Buffer
+				if err := f.writeExpanded(&b, *raw, t); err != nil {
+					return err
+				}
+				*raw = b.Bytes()
+			}
+		}
 		out = append(out, *t)
 		return nil
 	})
 	return out, p.Warnings, err
+}
+
+func ptrs(c []json.RawMessage) []*json.RawMessage {
+	out := make([]*json.RawMessage, len(c))
+	for i := range c {
+		out[i] = &c[i]
+	}
+	return out
 }
 
 func rawJSON(v *fastjson.Value) json.RawMessage {
