@@ -1,6 +1,7 @@
 package fsx
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -102,3 +103,7 @@ func fixLongPath(path string) string {
 	}
 	return `\\?\` + p
 }
+
+// IsNoFollowErr reports whether err is CheckNoFollow's refusal of a
+// symbolic link (ELOOP).
+func IsNoFollowErr(err error) bool { return errors.Is(err, syscall.ELOOP) }

@@ -113,7 +113,7 @@ func writeJournal(side, session string, tmp, like safewrite.Snapshot, records fu
 	}
 	f, err := os.OpenFile(j.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|fsx.NoFollow|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) || errors.Is(err, fs.ErrExist) {
+		if fsx.IsNoFollowErr(err) || errors.Is(err, fs.ErrExist) {
 			if fi, lerr := os.Lstat(j.path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
 				return nil, &safewrite.LinkError{Path: j.path}
 			}

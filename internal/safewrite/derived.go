@@ -103,7 +103,7 @@ func OpenNoFollow(path string) (*os.File, Snapshot, error) {
 	}
 	f, err := os.OpenFile(p, os.O_RDONLY|fsx.NoFollow|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
+		if fsx.IsNoFollowErr(err) {
 			return nil, Snapshot{}, &LinkError{Path: p}
 		}
 		return nil, Snapshot{}, err
