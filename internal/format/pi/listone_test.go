@@ -15,7 +15,7 @@ import (
 // computes (Options.List) is the one the listing scan (ScanListInfo)
 // computes, on every .jsonl of testdata (and the shared corpus when
 // present), with chunks of 300 and 4096 bytes and the default, and 1 to 3
-// workers; when the pass cannot give it (a line longer than a chunk) it
+// workers, with and without check's facts; when the pass cannot give it (a line longer than a chunk) it
 // says so (nil).
 func TestListInfoFromIndexPass(t *testing.T) {
 	files := checkFiles(t)
@@ -34,10 +34,13 @@ func TestListInfoFromIndexPass(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for k, chunk := range []int{0, 300, 4096} {
+		for k := range 6 {
+			// With Check the workers read the listing's facts of each
+			// line (inspect, listFactOf); without, the merge reads them.
+			chunk, check := []int{0, 300, 4096}[k%3], k >= 3
 			runtime.GOMAXPROCS(1 + k%3)
 			indexChunkSize = chunk
-			f, err := Open(p, Options{List: true})
+			f, err := Open(p, Options{List: true, Check: check})
 			if err != nil {
 				continue
 			}
