@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/sessctl/sessctl/internal/fsx"
 	"github.com/sessctl/sessctl/internal/safewrite"
 )
 
@@ -27,7 +27,7 @@ type FileResult struct {
 // EachLine calls fn for every line of the first size bytes of path (lines
 // keep their "\n"; no length limit).
 func EachLine(path string, size int64, fn func([]byte) error) error {
-	f, err := os.Open(path)
+	f, err := fsx.OpenRead(path) // shares delete access: the file is renamed over while open (Windows)
 	if err != nil {
 		return err
 	}

@@ -229,7 +229,7 @@ func rewrite(st *Step, old, new string, opts Options) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	f, err := os.Open(st.Path)
+	f, err := fsx.OpenRead(st.Path) // shares delete access: the file is renamed over while open (Windows)
 	if err != nil {
 		return false, err
 	}

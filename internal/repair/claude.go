@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/sessctl/sessctl/internal/format/claude"
+	"github.com/sessctl/sessctl/internal/fsx"
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
 	"github.com/sessctl/sessctl/internal/safewrite"
@@ -66,7 +67,7 @@ func Claude(path string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Path: path, Format: "claude", DryRun: opts.DryRun, Fixes: []Fix{}, Remaining: []problem.Problem{}}
-	fh, err := os.Open(path)
+	fh, err := fsx.OpenRead(path) // shares delete access: the file is renamed over while open (Windows)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sessctl/sessctl/internal/format/pi"
+	"github.com/sessctl/sessctl/internal/fsx"
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
 	"github.com/sessctl/sessctl/internal/safewrite"
@@ -31,7 +32,7 @@ func Pi(path string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Path: path, Format: "pi", DryRun: opts.DryRun, Fixes: []Fix{}, Remaining: []problem.Problem{}}
-	fh, err := os.Open(path)
+	fh, err := fsx.OpenRead(path) // shares delete access: the file is renamed over while open (Windows)
 	if err != nil {
 		return nil, err
 	}

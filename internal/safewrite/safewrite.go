@@ -677,7 +677,7 @@ func (w *Writer) commitReplace(res *Result) (*Result, error) {
 		beforeRename()
 	}
 	// 4. Publish.
-	if err := os.Rename(w.tmpN, w.path); err != nil {
+	if err := fsx.Replace(w.tmpN, w.path); err != nil {
 		guard.Release()
 		return fail(err)
 	}
