@@ -56,6 +56,19 @@
 //     semantics without ever exposing a partial file. Then it fsyncs the
 //     directory.
 //
+// Other systems (per-OS calls in package fsx): macOS and the BSDs as above
+// (new names without replace: renamex_np(RENAME_EXCL) on macOS, link(2)
+// elsewhere). Windows: the same steps with these differences. A directory
+// cannot be fsynced there (skipped; NTFS journals renames itself). Only
+// the read-only bit of the mode exists, and the owner is not kept: the new
+// file gets the folder's inherited permissions (an explicit ACL on the old
+// file is lost). Identity is the volume serial number and file index. A
+// link at a derived name is opened as the link itself
+// (FILE_FLAG_OPEN_REPARSE_POINT) and refused. The final rename asks for
+// POSIX semantics, so it succeeds while readers have the file open with
+// delete access shared; where that is not available it fails closed while
+// any reader has the file open.
+//
 // Limits: a writer that ignores the agents' lock protocols (pi, older omp,
 // an editor) can still append in the microseconds between the last check
 // and the rename; and a process that keeps an old file descriptor open (omp
