@@ -178,3 +178,20 @@ func (s *Session) WriteContextJSON(out io.Writer, opts sessfmt.ContextOptions) e
 	w.WriteString("}\n")
 	return w.Flush()
 }
+
+// CountMessages is the number of messages Transcript gives
+// (sessfmt.MessageCounter: list's verdict): one per turn, counted without
+// decoding the texts (a long line's text is not read; a counting sink
+// takes no references, so Transcript would read it whole).
+func (s *Session) CountMessages() (int, error) {
+	p, err := s.walk(sessfmt.ContextOptions{})
+	if err != nil {
+		return 0, err
+	}
+	p.NoText = true
+	n := 0
+	err = s.File.EachTurn(p, func(*Turn) error { n++; return nil })
+	return n, err
+}
+
+var _ sessfmt.MessageCounter = (*Session)(nil)

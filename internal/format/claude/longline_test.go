@@ -427,3 +427,46 @@ func TestLongLineChainHeld(t *testing.T) {
 		}
 	}
 }
+
+// countSink counts the messages a Transcript gives.
+type countSink int
+
+func (c *countSink) Header([]string) error        { return nil }
+func (c *countSink) Message(*model.Message) error { *c++; return nil }
+
+// TestCountMessagesSameAsTranscript: CountMessages (list's verdict) is the
+// number of messages Transcript gives, on every parity case and on long
+// lines of each kind (where it allocates a few MiB).
+func TestCountMessagesSameAsTranscript(t *testing.T) {
+	var paths []string
+	for _, c := range loadParityCases(t) {
+		paths = append(paths, filepath.Join(parityDir, "cases", c.Name, c.Session+".jsonl"))
+	}
+	if !testing.Short() {
+		for _, kind := range longKinds {
+			paths = append(paths, writeLongClaude(t, t.TempDir(), kind, jsonl.LongLine+1000, func(w *bufio.Writer, n int) { longJSON(w, n, "count") }))
+		}
+	}
+	require.NotEmpty(t, paths)
+	for _, p := range paths {
+		open := func() *Session {
+			s, err := Format{}.Open(sessfmt.Ref{Path: p}, sessfmt.OpenOptions{})
+			require.NoError(t, err)
+			return s.(*Session)
+		}
+		s := open()
+		var want countSink
+		werr := s.Transcript(sessfmt.ContextOptions{}, &want)
+		s.Close()
+		s = open()
+		var n int
+		var err error
+		a := allocated(func() { n, err = s.CountMessages() })
+		s.Close()
+		assert.Equal(t, int(want), n, p)
+		assert.Equal(t, werr != nil, err != nil, p)
+		if s.File.Size > jsonl.LongLine {
+			assert.Less(t, a, uint64(8<<20), "%s: counting holds the long line", p)
+		}
+	}
+}
