@@ -144,7 +144,7 @@ func (m *mapping) dropInside(from, to int) {
 
 // inline is readInline over the whole mapped input, on the caller's
 // goroutine.
-func (m *mapping) inline(o ParallelOptions, b *Batch, getEnds func() []int, fn func(*Batch) error) (err error) {
+func (m *mapping) inline(o ParallelOptions, b *Batch, fn func(*Batch) error) (err error) {
 	old := debug.SetPanicOnFault(true)
 	defer debug.SetPanicOnFault(old)
 	defer func() {
@@ -153,21 +153,21 @@ func (m *mapping) inline(o ParallelOptions, b *Batch, getEnds func() []int, fn f
 		}
 	}()
 	b.inPlace = o.InPlace
-	if err = readInline(m.data, o, b, getEnds, fn); err == nil && m.truncated() {
+	if err = readInline(m.data, o, b, fn); err == nil && m.truncated() {
 		err = ErrFileChanged
 	}
 	return err
 }
 
-// scan is scanChunk for a job of the mapping, with a fault (or a panic
+// scan is scanJob for a job of the mapping, with a fault (or a panic
 // while the file changed) returned as an error.
-func (m *mapping) scan(s *Scanner, j *pjob, o ParallelOptions) (err error) {
+func (m *mapping) scan(s *Scanner, j *pjob, o ParallelOptions, getBatch func() *Batch, inPlace bool, quit <-chan struct{}) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = m.recovered(p)
 		}
 	}()
-	scanChunk(s, j.data, j.ends, j.offset, j.first, o, j.batch)
+	scanJob(s, j, o, getBatch, inPlace, quit)
 	return nil
 }
 
@@ -224,14 +224,10 @@ func (m *mapping) cut(p *pipe) error {
 	data := m.data
 	pos, n := 0, size // where the next buffer starts, its size
 	emit := func(end int) bool {
-		for start := pos; start < end; {
-			e, ends := cutLines(data[:end], start, maxChunkLines, p.getEnds())
-			if !p.send(&pjob{data: data[start:e], ends: ends, offset: int64(start), first: start == 0, end: int64(e), done: make(chan struct{})}, true) {
-				return false
-			}
-			start = e
+		if end == pos {
+			return true
 		}
-		return true
+		return p.send(&pjob{data: data[pos:end], offset: int64(pos), first: pos == 0, end: int64(end), out: make(chan *Batch, jobBatches)}, true)
 	}
 	for {
 		if len(data)-pos < n { // a read would reach the end
@@ -245,11 +241,13 @@ func (m *mapping) cut(p *pipe) error {
 			continue
 		}
 		if last < 0 {
-			j := &pjob{offset: int64(pos), first: pos == 0, done: make(chan struct{}), batch: p.getBatch()}
-			j.batch.inPlace = false // the captures are the stream scanner's
-			l := m.streamLine(pos, o.Capture, o.LongTop, o.LongSub, pos == 0, j.batch)
+			j := &pjob{offset: int64(pos), first: pos == 0, out: make(chan *Batch, 1)}
+			b := p.getBatch()
+			b.inPlace = false // the captures are the stream scanner's
+			l := m.streamLine(pos, o.Capture, o.LongTop, o.LongSub, pos == 0, b)
 			j.end = int64(pos) + l
-			close(j.done)
+			j.out <- b
+			close(j.out)
 			if !p.send(j, false) {
 				return nil
 			}

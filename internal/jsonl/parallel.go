@@ -150,27 +150,11 @@ func readParallel(r io.Reader, m *mapping, o ParallelOptions, fn func(*Batch) er
 			return sharedBatch()
 		}
 	}
-	// Line ends found by the reader, handed to the worker with the job so
-	// that each newline is looked for once.
-	freeEnds := make(chan []int, 4*workers+2)
-	getEnds := func() []int {
-		select {
-		case e := <-freeEnds:
-			return e[:0]
-		default:
-		}
-		select {
-		case e := <-sharedEnds:
-			return e[:0]
-		default:
-			return make([]int, 0, maxChunkLines)
-		}
-	}
 	var cb0 *chunkBuf
 	var n0 int
 	if m != nil {
 		if len(m.data) < size { // what a first read would find whole
-			return m.inline(o, getBatch(), getEnds, fn)
+			return m.inline(o, getBatch(), fn)
 		}
 	} else {
 		// The first buffer is read here: an input that fits in it (most
@@ -182,7 +166,7 @@ func readParallel(r io.Reader, m *mapping, o ParallelOptions, fn func(*Batch) er
 		if errors.Is(err0, io.EOF) || errors.Is(err0, io.ErrUnexpectedEOF) {
 			b := getBatch()
 			b.inPlace = false
-			err := readInline(cb0.b[:n0], o, b, getEnds, fn)
+			err := readInline(cb0.b[:n0], o, b, fn)
 			cb0.refs.Store(0)
 			putSharedBuf(cb0)
 			return err
@@ -197,7 +181,7 @@ func readParallel(r io.Reader, m *mapping, o ParallelOptions, fn func(*Batch) er
 	var readErr error
 
 	p := &pipe{o: o, size: size, maxSize: maxSize, order: order, work: work, quit: quit,
-		getBuf: getBuf, release: release, getEnds: getEnds, getBatch: getBatch}
+		getBuf: getBuf, release: release, getBatch: getBatch}
 	// The reader: cut the input into chunks of whole lines (at most
 	// maxChunkLines each, so that a chunk of tiny lines does not make a
 	// batch of millions of records).
@@ -226,25 +210,20 @@ func readParallel(r io.Reader, m *mapping, o ParallelOptions, fn func(*Batch) er
 			if m != nil {
 				debug.SetPanicOnFault(true) // this goroutine's, which ends with the call
 			}
-			s := NewScanner(o.Capture)
+			s := getScanner(o.Capture)
 			for j := range work {
-				j.batch = getBatch()
-				j.batch.inPlace = m != nil && o.InPlace
+				inPlace := m != nil && o.InPlace
 				if m == nil {
-					scanChunk(s, j.data, j.ends, j.offset, j.first, o, j.batch)
-				} else if j.err = m.scan(s, j, o); j.err != nil {
+					scanJob(s, j, o, getBatch, inPlace, quit)
+				} else if j.err = m.scan(s, j, o, getBatch, inPlace, quit); j.err != nil {
 					s = NewScanner(o.Capture) // left mid-line
 				}
-				select {
-				case freeEnds <- j.ends:
-				default:
-				}
-				j.ends = nil
 				if j.buf != nil {
 					release(j.buf)
 				}
-				close(j.done)
+				close(j.out)
 			}
+			putScanner(s)
 		}()
 	}
 
@@ -267,25 +246,28 @@ func readParallel(r io.Reader, m *mapping, o ParallelOptions, fn func(*Batch) er
 		if err != nil {
 			continue // drain (a job the reader gave up on is never done)
 		}
-		<-j.done
-		b := j.batch
-		if err = j.err; err == nil {
-			for i := range b.Records {
-				b.Records[i].Line += line
+		for b := range j.out {
+			if err == nil {
+				for i := range b.Records {
+					b.Records[i].Line += line
+				}
+				line += len(b.Records)
+				if err = call(b); err != nil {
+					close(quit)
+				}
 			}
-			line += len(b.Records)
-			err = call(b)
+			b.Records, b.arena, b.slots = b.Records[:0], b.arena[:0], b.slots[:0]
+			select {
+			case freeBatches <- b:
+			default:
+			}
 		}
-		if err != nil {
+		if err == nil && j.err != nil {
+			err = j.err
 			close(quit)
 		}
 		if m != nil {
 			m.release(j.end)
-		}
-		b.Records, b.arena, b.slots = b.Records[:0], b.arena[:0], b.slots[:0]
-		select {
-		case freeBatches <- b:
-		default:
 		}
 	}
 	wg.Wait()
@@ -296,12 +278,6 @@ func readParallel(r io.Reader, m *mapping, o ParallelOptions, fn func(*Batch) er
 			continue
 		case b := <-freeBatches:
 			putSharedBatch(b)
-			continue
-		case e := <-freeEnds:
-			select {
-			case sharedEnds <- e:
-			default:
-			}
 			continue
 		default:
 		}
@@ -325,7 +301,6 @@ type pipe struct {
 	quit          chan struct{}
 	getBuf        func() *chunkBuf
 	release       func(*chunkBuf)
-	getEnds       func() []int
 	getBatch      func() *Batch
 }
 
@@ -350,20 +325,19 @@ func (p *pipe) send(j *pjob, toWorker bool) bool {
 // its first n0 bytes (a full buffer).
 func (p *pipe) readChunks(r io.Reader, cb0 *chunkBuf, n0 int) error {
 	o, maxSize := p.o, p.maxSize
-	getBuf, release, getEnds, getBatch := p.getBuf, p.release, p.getEnds, p.getBatch
+	getBuf, release, getBatch := p.getBuf, p.release, p.getBatch
 	var offset int64
 	first := true
 	emit := func(cb *chunkBuf, data []byte) bool {
-		for start := 0; start < len(data); {
-			end, ends := cutLines(data, start, maxChunkLines, getEnds())
-			cb.refs.Add(1)
-			if !p.send(&pjob{data: data[start:end], ends: ends, buf: cb, offset: offset, first: first, done: make(chan struct{})}, true) {
-				return false
-			}
-			offset += int64(end - start)
-			first = false
-			start = end
+		if len(data) == 0 {
+			return true
 		}
+		cb.refs.Add(1)
+		if !p.send(&pjob{data: data, buf: cb, offset: offset, first: first, out: make(chan *Batch, jobBatches)}, true) {
+			return false
+		}
+		offset += int64(len(data))
+		first = false
 		return true
 	}
 	cb := cb0
@@ -401,12 +375,15 @@ func (p *pipe) readChunks(r io.Reader, cb0 *chunkBuf, n0 int) error {
 		if last < 0 {
 			// A line longer than a chunk: validate it as it is read
 			// (no job holds this buffer: it has no complete line).
-			j := &pjob{offset: offset, first: first, done: make(chan struct{}), batch: getBatch()}
-			rest, size, e := streamLine(r, data, buf, o.Capture, o.LongTop, o.LongSub, offset, first, j.batch)
+			j := &pjob{offset: offset, first: first, out: make(chan *Batch, 1)}
+			b := getBatch()
+			b.inPlace = false
+			rest, size, e := streamLine(r, data, buf, o.Capture, o.LongTop, o.LongSub, offset, first, b)
 			if e != nil {
 				return e
 			}
-			close(j.done)
+			j.out <- b
+			close(j.out)
 			if !p.send(j, false) {
 				return nil
 			}
@@ -436,29 +413,47 @@ func (p *pipe) readChunks(r io.Reader, cb0 *chunkBuf, n0 int) error {
 // buffer (data, read to its end): the chunks are split, scanned and
 // handed to fn in order on the caller's goroutine, with the records the
 // workers would give.
-func readInline(data []byte, o ParallelOptions, b *Batch, getEnds func() []int, fn func(*Batch) error) error {
-	s := NewScanner(o.Capture)
-	ends := getEnds()
+func readInline(data []byte, o ParallelOptions, b *Batch, fn func(*Batch) error) error {
+	s := getScanner(o.Capture)
 	line := 0
 	var err error
 	for start := 0; start < len(data) && err == nil; {
-		var end int
-		end, ends = cutLines(data, start, maxChunkLines, ends[:0])
-		scanChunk(s, data[start:end], ends, int64(start), start == 0, o, b)
+		start = scanLines(s, data, start, o, b, 0, true)
 		for i := range b.Records {
 			b.Records[i].Line += line
 		}
 		line += len(b.Records)
 		err = fn(b)
 		b.Records, b.arena, b.slots = b.Records[:0], b.arena[:0], b.slots[:0]
-		start = end
 	}
 	putSharedBatch(b)
+	putScanner(s)
+	return err
+}
+
+// sharedScanners keeps Scanners between ReadParallel calls (a listing
+// makes three per file otherwise, each with its key tables).
+var sharedScanners = make(chan *Scanner, 8)
+
+// getScanner returns a kept Scanner of capture c, or a new one.
+func getScanner(c *Capture) *Scanner {
 	select {
-	case sharedEnds <- ends:
+	case s := <-sharedScanners:
+		if s.f == c {
+			return s
+		}
 	default:
 	}
-	return err
+	return NewScanner(c)
+}
+
+// putScanner keeps s, which is between lines (a Scanner a fault stopped
+// mid-line is not given back).
+func putScanner(s *Scanner) {
+	select {
+	case sharedScanners <- s:
+	default:
+	}
 }
 
 // sharedBufs keeps default-size read buffers (ReadSize) between
@@ -466,10 +461,6 @@ func readInline(data []byte, o ParallelOptions, b *Batch, getEnds func() []int, 
 // than a buffer, and a fresh zeroed buffer per file costs more than
 // reading the file.
 var sharedBufs = make(chan *chunkBuf, 16)
-
-// sharedEnds keeps the line-end lists of jobs between ReadParallel calls
-// (64 KiB each), for the same reason.
-var sharedEnds = make(chan []int, 16)
 
 func sharedBuf(size int) *chunkBuf {
 	if size == ReadSize {
@@ -516,18 +507,21 @@ func putSharedBuf(cb *chunkBuf) {
 	}
 }
 
-// pjob is one chunk of ReadParallel.
+// pjob is one chunk of ReadParallel: whole lines of one read buffer (or
+// of a mapping's window, or a line longer than a chunk).
 type pjob struct {
 	data   []byte // whole lines (the last one may lack its newline)
-	ends   []int  // each newline of data: its offset<<1 | 1 if a '\r' precedes it in the line
 	buf    *chunkBuf
 	offset int64
-	first  bool // the chunk starts the input (line 1)
-	batch  *Batch
-	done   chan struct{}
-	end    int64 // a mapped job's end: offset + its bytes
-	err    error // a mapped job's scan failed (mapping.scan)
+	first  bool        // the chunk starts the input (line 1)
+	out    chan *Batch // its batches, in order, as they are scanned; closed when done
+	end    int64       // a mapped job's end: offset + its bytes
+	err    error       // a mapped job's scan failed (mapping.scan); set before out is closed
 }
+
+// jobBatches is how many scanned batches of a job may wait for the merge:
+// a chunk of tiny lines makes many batches, which are not all held at once.
+const jobBatches = 1
 
 // chunkBuf is a read buffer shared by the jobs cut from it.
 type chunkBuf struct {
@@ -535,63 +529,55 @@ type chunkBuf struct {
 	refs atomic.Int32
 }
 
-// maxChunkLines bounds the lines of one job.
+// maxChunkLines bounds the lines of one batch.
 const maxChunkLines = 8192
 
-// cutLines returns the end of the k-th line of data from start (or
-// len(data)), and ends with each newline up to there appended: its offset
-// from start shifted left by one, or'ed with 1 when the line ends in
-// "\r\n" (tested here, where the line end is in cache; the worker's scan
-// would otherwise begin with a cache miss at the line's last byte).
-func cutLines(data []byte, start, k int, ends []int) (int, []int) {
-	pos := start
-	for n := 0; n < k; n++ {
-		i := bytes.IndexByte(data[pos:], '\n')
-		if i < 0 {
-			return len(data), ends
-		}
-		cr := 0
-		if i > 0 && data[pos+i-1] == '\r' {
-			cr = 1
-		}
-		ends = append(ends, (pos+i-start)<<1|cr)
-		pos += i + 1
-		if pos >= len(data) {
-			return len(data), ends
+// scanJob scans the lines of job j into batches of at most maxChunkLines
+// lines each, handed to the merge on j.out as they are done (until quit).
+func scanJob(s *Scanner, j *pjob, o ParallelOptions, getBatch func() *Batch, inPlace bool, quit <-chan struct{}) {
+	for start := 0; start < len(j.data); {
+		b := getBatch()
+		b.inPlace = inPlace
+		start = scanLines(s, j.data, start, o, b, j.offset, j.first)
+		select {
+		case j.out <- b:
+		case <-quit:
+			return
 		}
 	}
-	return pos, ends
 }
 
-// scanChunk classifies, validates and captures the lines of one chunk into
-// b, with line numbers counted from 1 within the chunk. ends holds every
-// newline of data, in order, as cutLines found them.
-func scanChunk(s *Scanner, data []byte, ends []int, offset int64, first bool, o ParallelOptions, b *Batch) {
-	pos, line := 0, 0
-	rec := new(Record) // one per chunk: Keep's argument escapes
-	for pos < len(data) {
+// scanLines classifies, validates and captures the lines of data from
+// start into b, at most maxChunkLines of them, with line numbers counted
+// from 1 within the batch, and returns where it stopped. data starts at
+// offset of the input, and first is set when that is the input's start.
+// Each line's end is looked for just before the line is scanned, so that
+// the line is in the cache when the scan reads it.
+func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, offset int64, first bool) int {
+	pos := start
+	rec := new(Record) // one per batch: Keep's argument escapes
+	for line := 1; line <= maxChunkLines && pos < len(data); line++ {
 		raw, nl, cr := data[pos:], false, false
-		if line < len(ends) {
-			e := ends[line]
-			raw, nl, cr = data[pos:e>>1], true, e&1 != 0
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			raw, nl = raw[:i], true
+			cr = i > 0 && raw[i-1] == '\r'
 		} else if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 			cr = true // a last line without newline (Record.Body drops its '\r' too)
 		}
-		line++
 		// Zeroed, then set field by field: a composite literal is built on
 		// the stack and copied in wider words than its fields were stored
 		// in, a load the CPU cannot forward from those stores.
 		*rec = Record{}
 		rec.Line, rec.Offset, rec.Raw, rec.Newline = line, offset+int64(pos), raw, nl
 		rec.Size = rec.Len()
-		pos += int(rec.Size)
 		body := raw
-		if first && line == 1 && bytes.HasPrefix(raw, BOM) {
+		if first && pos == 0 && bytes.HasPrefix(raw, BOM) {
 			rec.BOM = true
 			body = body[len(BOM):]
 		}
+		pos += int(rec.Size)
 		rec.CRLF = nl && cr
-		if cr && len(body) > 0 { // rec.Body(), without reading the line's last byte
+		if cr && len(body) > 0 { // rec.Body(), without reading the line's last byte again
 			body = body[:len(body)-1]
 		}
 		rec.Kind = classifyScan(s, body, nl)
@@ -608,6 +594,7 @@ func scanChunk(s *Scanner, data []byte, ends []int, offset int64, first bool, o 
 		}
 		b.add(rec, s.subSlot)
 	}
+	return pos
 }
 
 // add appends rec with its captures copied into b (of the Sub member's
