@@ -12,11 +12,15 @@
 //     On Linux omp does not touch that file: the gate is an abstract
 //     Unix-domain datagram socket named "omp-file-lock-" followed by two
 //     seeded XXH64 digests (16 hex digits each) of the sidecar path string.
-//     On other Unix systems it is flock(2) on the sidecar file itself.
+//     On other Unix systems it is flock(2) on the sidecar file itself. On
+//     Windows it is the named kernel mutex "Global\" + that same name,
+//     created without ownership: it is held while it exists (pi-natives
+//     file_lock/windows.rs); no file is involved.
 //     The kernel frees the gate when the holder dies, even by SIGKILL.
 //     2. a lock file "<dir>/.<name>.lock", created O_EXCL with mode 0600,
 //     content "<pid>:<ms since epoch>\n". It is stale when that pid is
-//     dead (kill(pid,0) → ESRCH; EPERM means alive), or, when the content
+//     dead (kill(pid,0) → ESRCH; EPERM means alive; on Windows OpenProcess
+//     and a zero wait, see PIDAlive), or, when the content
 //     is malformed, when its mtime is older than 500 ms.
 //     omp waits at most 500 ms for either layer and then fails closed.
 //   - OpenClaw session write lock "<realpath(dir)>/<name>.lock", created
