@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -116,9 +117,21 @@ Unreadable files and folders are reported on stderr; list still exits 0.`,
 	return cmd
 }
 
+// listGCPercent is list's GOGC (main sets 50, for the index of one large
+// session that lives to the end). A first listing indexes every file and
+// keeps a row of each: its garbage is the files' indexes, and at 50 it
+// collected about 30 times over 2,000 sessions. Cold list over 2,000 pi
+// sessions (2.6 GB), 9 alternating runs: 3.07 -> 2.89 CPU-s median, peak
+// RSS 117 -> 156 MB (100: no gain measured, 136 MB). GOGC in the
+// environment still wins.
+var listGCPercent = 150
+
 // Run runs list.
 func Run(opts *Options) error {
 	f := opts.Factory
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(listGCPercent)
+	}
 	sopts, err := f.DiscoverOptions(opts.Roots, opts.NoCache)
 	if err != nil {
 		return err
