@@ -280,6 +280,10 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 		}
 	}
 	hashIDs(rec, b)
+	if list {
+		ih := b.Aux.(*idHashes)
+		ih.lf = append(ih.lf, listFactOf(rec))
+	}
 	if rec.Kind != jsonl.Object {
 		return
 	}
@@ -597,10 +601,10 @@ func (f *File) releaseFacts() {
 		st := c.factStore
 		putStore(outStores, &st)
 		for _, ih := range c.aux {
-			if cap(ih.h) > maxPooledAux || cap(ih.msg) > maxPooledAux {
+			if cap(ih.h) > maxPooledAux || cap(ih.msg) > maxPooledAux || cap(ih.lf) > maxPooledAux {
 				continue
 			}
-			ih.h, ih.msg, ih.facts = ih.h[:0], ih.msg[:0], nil
+			ih.h, ih.msg, ih.lf, ih.facts = ih.h[:0], ih.msg[:0], ih.lf[:0], nil
 			select {
 			case auxPool <- ih:
 			default:

@@ -280,8 +280,11 @@ type listState struct {
 	haveLastID bool
 	// idHash is idHash of the id of the line line is given, when
 	// idHashOK (listLine sets it from the parallel pass's workers).
-	idHash     uint64
-	idHashOK   bool
+	idHash   uint64
+	idHashOK bool
+	// pre is what the workers read of the line line is given
+	// (listFactOf), when listLine has it.
+	pre        *listFact
 	headerHash uint64 // the header id's idHash (an entry whose parent it is, is a root)
 	firstFound bool
 	problems   map[string]int
@@ -375,13 +378,22 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 		return true
 	}
 	f := top
-	typ := word(f[kType])
+	var typ []byte
+	if st.pre != nil && st.pre.flags&lfMessage != 0 {
+		typ = wordMessage
+	} else {
+		typ = word(f[kType])
+	}
 	if string(typ) == "session" {
 		li.recheck = true // oh-my-pi keeps it as an entry
 		return true       // a second header: not an entry in pi
 	}
 	li.Entries++
-	if jsonl.Truthy(f[kParentID]) {
+	if pre := st.pre; pre != nil {
+		if pre.flags&lfParent != 0 && (!st.haveLastID || pre.parent != st.lastID) {
+			st.parents = append(st.parents, pre.parent)
+		}
+	} else if jsonl.Truthy(f[kParentID]) {
 		// Most entries' parent is the entry before: that id exists.
 		if p := idHash(f[kParentID]); !st.haveLastID || p != st.lastID {
 			st.parents = append(st.parents, p)
@@ -400,25 +412,30 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 	switch string(typ) {
 	case "message":
 		li.Messages++
-		m := f[kMessage]
-		if len(m) == 0 || m[0] != '{' {
-			if len(m) == 0 || m[0] != '[' {
+		var mfs msgFacts
+		if st.pre != nil {
+			mfs = st.pre.msg
+		} else {
+			mfs = messageFacts(f[kMessage], msg)
+		}
+		if mfs.flags&mfObject == 0 {
+			if mfs.flags&mfArray == 0 {
 				problems[CodeListingFails]++ // pi reads `"content" in message`: it throws
 			}
 			return true
 		}
-		mf := msg
-		role := word(mf[mRole])
-		if c := mf[mContent]; c != nil && (string(role) == "user" || string(role) == "assistant") && c[0] != '"' && c[0] != '[' {
+		userOrAssistant := mfs.flags&(mfUser|mfAssistant) != 0
+		if mfs.flags&mfContent != 0 && userOrAssistant && mfs.flags&(mfContentStr|mfContentArr) == 0 {
 			// pi 1.5.2's listing reads content.filter: it throws and the
 			// session vanishes from its list. sessctl lists it and says so.
 			problems[CodeListingFails]++
 		}
-		if mf[mContent] == nil || (string(role) != "user" && string(role) != "assistant") {
+		if mfs.flags&mfContent == 0 || !userOrAssistant {
 			return true
 		}
-		if ts := mf[mTimestamp]; len(ts) > 0 && (ts[0] == '-' || (ts[0] >= '0' && ts[0] <= '9')) {
-			if x, err := parseNumber(ts); err == nil && (!st.haveActivity || x > st.lastActivity) {
+		mf := msg
+		if mfs.flags&mfNumTS != 0 {
+			if x := mfs.ts; mfs.flags&mfTS != 0 && (!st.haveActivity || x > st.lastActivity) {
 				st.lastActivity, st.haveActivity = x, true
 			}
 		} else if s, ok := jsonl.String(f[kTimestamp]); ok {
@@ -429,9 +446,9 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 				}
 			}
 		}
-		if !st.firstFound && string(role) == "user" {
+		if !st.firstFound && mfs.flags&mfUser != 0 {
 			if contentCut {
-				if c := mf[mContent]; c[0] != '"' {
+				if mfs.flags&mfContentStr == 0 {
 					li.heldRescan = true // an array: its text needs the whole line
 					return false
 				}
@@ -841,6 +858,103 @@ func (rd *reader) listLine(rec *jsonl.Record) {
 		st.stopped = true
 	}
 	st.idHashOK = false
+}
+
+// listFact is what the listing scan (listState.line) reads of a line's
+// parent, type and message, read by the workers of the parallel pass while
+// the line is in their cache (inspect with list): the serial merge then
+// reads none of these bytes again (with ParallelOptions.InPlace they are
+// in the file's mapped pages, scanned a chunk ago).
+type listFact struct {
+	parent uint64 // idHash of the parent id (lfParent)
+	flags  uint8
+	msg    msgFacts // a message line's (lfMessage)
+}
+
+const (
+	lfParent  = 1 << iota // the parent id is truthy
+	lfMessage             // the type is the string "message"
+)
+
+// msgFacts is what the listing reads of a message line's message: what
+// its value is, its role, what its content is and its timestamp.
+type msgFacts struct {
+	ts    float64 // parseNumber of the timestamp (mfTS)
+	flags uint16
+}
+
+const (
+	mfObject     = 1 << iota // the message is an object (then the rest is read)
+	mfArray                  // the message is an array
+	mfUser                   // the role is the string "user"
+	mfAssistant              // or "assistant"
+	mfContent                // the content is present
+	mfContentStr             // it is a string
+	mfContentArr             // it is an array
+	mfNumTS                  // the timestamp starts as a number
+	mfTS                     // and parseNumber takes it
+)
+
+var (
+	wordMessage = []byte("message")
+)
+
+// messageFacts reads the message value m of a message line and, when it
+// is an object, its captured members mf (msgKeys).
+func messageFacts(m []byte, mf [][]byte) msgFacts {
+	var r msgFacts
+	switch {
+	case len(m) == 0:
+		return r
+	case m[0] == '[':
+		r.flags |= mfArray
+		return r
+	case m[0] != '{':
+		return r
+	}
+	r.flags |= mfObject
+	switch {
+	case wordIs(mf[mRole], "user"):
+		r.flags |= mfUser
+	case wordIs(mf[mRole], "assistant"):
+		r.flags |= mfAssistant
+	}
+	if c := mf[mContent]; c != nil {
+		r.flags |= mfContent
+		switch c[0] {
+		case '"':
+			r.flags |= mfContentStr
+		case '[':
+			r.flags |= mfContentArr
+		}
+	}
+	if ts := mf[mTimestamp]; len(ts) > 0 && (ts[0] == '-' || (ts[0] >= '0' && ts[0] <= '9')) {
+		r.flags |= mfNumTS
+		if x, err := parseNumber(ts); err == nil {
+			r.flags |= mfTS
+			r.ts = x
+		}
+	}
+	return r
+}
+
+// listFactOf is the listing's fact of rec (zero for a line that is not
+// an object).
+func listFactOf(rec *jsonl.Record) listFact {
+	var lf listFact
+	if rec.Kind != jsonl.Object || rec.Top == nil {
+		return lf
+	}
+	top := rec.Top
+	if jsonl.Truthy(top[kParentID]) {
+		lf.flags |= lfParent
+		lf.parent = idHash(top[kParentID])
+	}
+	if wordIs(top[kType], "message") {
+		lf.flags |= lfMessage
+		lf.msg = messageFacts(top[kMessage], rec.Sub)
+	}
+	return lf
 }
 
 // parseNumber is strconv.ParseFloat(string(raw), 64) for a JSON number; an

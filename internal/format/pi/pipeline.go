@@ -151,6 +151,9 @@ type idHashes struct {
 	// facts is check's facts of the batch (checkfacts.go: its Inspect
 	// calls hashIDs too, so that a checked file is indexed as fast).
 	facts *factStore
+	// lf holds, for each record, what the listing scan reads of it
+	// (listFactOf), when the pass lists.
+	lf []listFact
 }
 
 // roleKind is one of idHashes.roles.
@@ -241,7 +244,7 @@ func hashIDs(rec *jsonl.Record, b *jsonl.Batch) {
 		b.Aux = ih
 	}
 	if len(b.Records) == 0 {
-		ih.h, ih.msg = ih.h[:0], ih.msg[:0]
+		ih.h, ih.msg, ih.lf = ih.h[:0], ih.msg[:0], ih.lf[:0]
 	}
 	var h uint64
 	var d uint32
@@ -319,14 +322,18 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 	}
 	defer func() { rd.idHashOK = false }()
 	err := jsonl.ReadParallel(r, po, func(b *jsonl.Batch) error {
-		var hs []uint64 // the workers' hashes of the ids (hashIDs)
-		var ds []uint32 // and their message digests
+		var hs []uint64   // the workers' hashes of the ids (hashIDs)
+		var ds []uint32   // and their message digests
+		var lf []listFact // and the listing's facts (inspect with list)
 		rd.idHashOK = false
 		if ih, ok := b.Aux.(*idHashes); ok {
 			if len(ih.h) == len(b.Records) && len(ih.msg) == len(b.Records) {
 				hs, ds = ih.h, ih.msg
 			}
-			defer func() { ih.h, ih.msg = ih.h[:0], ih.msg[:0] }() // the batch is reused
+			if len(ih.lf) == len(b.Records) {
+				lf = ih.lf
+			}
+			defer func() { ih.h, ih.msg, ih.lf = ih.h[:0], ih.msg[:0], ih.lf[:0] }() // the batch is reused
 		}
 		for i := range b.Records {
 			rec := &b.Records[i]
@@ -354,7 +361,11 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 				headerSeen = true
 			}
 			if rd.list != nil {
+				if lf != nil {
+					rd.list.pre = &lf[i]
+				}
 				rd.listLine(rec)
+				rd.list.pre = nil
 			}
 			before := rd.f.Index.Len()
 			if ds != nil && ds[i] != 0 && (rd.f.Header != nil || rd.f.HeaderErr != nil) {
