@@ -3,16 +3,22 @@ package jsonl
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
 	"sync/atomic"
+	"unsafe"
 )
 
 // ErrFileChanged is returned by ReadParallel when the file it read through
 // a memory mapping was truncated (or rewritten in place and the reading
 // failed) while it was read: what was read of it cannot be trusted.
 var ErrFileChanged = errors.New("the file was truncated or rewritten while it was read")
+
+// ErrMapRead is returned by ReadParallel when the system could not give
+// a page of a file it read through a memory mapping (an I/O error).
+var ErrMapRead = errors.New("the file could not be read (fault in its memory mapping)")
 
 // noMap turns mappings off (tests compare both ways of reading).
 var noMap = false
@@ -44,8 +50,9 @@ const dropStep = 4 << 20
 // A file truncated under the mapping faults on the pages past its new
 // end: the goroutines that touch the mapping (reader, workers, the
 // caller's inline pass) turn faults into panics (debug.SetPanicOnFault)
-// and recover them as ErrFileChanged when the file did change (a panic
-// while the file is unchanged is a bug and goes on). Bytes of the last
+// and recover them as ErrFileChanged when the file did change (a fault
+// in the mapping of an unchanged file, an I/O error, as ErrMapRead; any
+// other panic while the file is unchanged is a bug and goes on). Bytes of the last
 // page past a new end read as zeros, without a fault: a final fstat
 // catches that truncation too.
 type mapping struct {
@@ -56,7 +63,8 @@ type mapping struct {
 	data    []byte // the input: all[skip:]
 	pos     int64  // the file's read position at the start
 	page    int
-	dropped int // all's pages before this were dropped (release)
+	dropped int     // all's pages before this were dropped (release)
+	lo, hi  uintptr // the mapping's addresses
 }
 
 // openMapping maps r when it is a regular file worth mapping, else nil.
@@ -85,7 +93,8 @@ func openMapping(r io.Reader) *mapping {
 	}
 	skip := int(pos - base)
 	mapsOpened.Add(1)
-	return &mapping{f: f, st: st, all: all, skip: skip, data: all[skip:], pos: pos, page: page}
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(all)))
+	return &mapping{f: f, st: st, all: all, skip: skip, data: all[skip:], pos: pos, page: page, lo: lo, hi: lo + uintptr(len(all))}
 }
 
 // close unmaps the file and leaves its read position at the end of what
@@ -112,11 +121,16 @@ func (m *mapping) truncated() bool {
 
 // recovered is the error for a panic p recovered while the mapping was
 // read: ErrFileChanged when the file changed (a fault past a new end, or
-// bytes changed between the scan and the inspection of a line); otherwise
-// p was not caused by the file and panics on.
+// bytes changed between the scan and the inspection of a line); a fault
+// in the mapping of an unchanged file is the system failing to read it (an
+// I/O error, which read calls would have returned), given as ErrMapRead;
+// any other panic was not caused by the file and goes on.
 func (m *mapping) recovered(p any) error {
 	if m.changed() {
 		return ErrFileChanged
+	}
+	if f, ok := p.(interface{ Addr() uintptr }); ok && f.Addr() >= m.lo && f.Addr() < m.hi {
+		return fmt.Errorf("%s: %w", m.f.Name(), ErrMapRead)
 	}
 	panic(p)
 }

@@ -363,3 +363,39 @@ func TestMappedPanicGoesOn(t *testing.T) {
 		}
 	}
 }
+
+// faultAt is a panic value like the runtime's for a memory fault.
+type faultAt uintptr
+
+func (f faultAt) Addr() uintptr { return uintptr(f) }
+func (f faultAt) Error() string { return "fault" }
+
+// TestMappedRecovered: a fault inside the mapping of an unchanged file (an
+// I/O error under it) is an error, ErrMapRead; a fault elsewhere and any
+// other panic go on.
+func TestMappedRecovered(t *testing.T) {
+	mapSmall(t, 64, 512)
+	f, err := os.Open(writeTemp(t, mappedInputs()["mixed"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m := openMapping(f)
+	if m == nil {
+		t.Fatal("not mapped")
+	}
+	defer m.close()
+	if err := m.recovered(faultAt(m.lo + 5)); !errors.Is(err, ErrMapRead) {
+		t.Fatalf("fault in the mapping: %v", err)
+	}
+	for _, p := range []any{faultAt(m.hi), faultAt(m.lo - 1), "boom"} {
+		got := func() (r any) {
+			defer func() { r = recover() }()
+			m.recovered(p)
+			return nil
+		}()
+		if got != p {
+			t.Fatalf("%v: recovered %v, want it to go on", p, got)
+		}
+	}
+}
