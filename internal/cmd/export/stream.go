@@ -15,6 +15,7 @@ type trimWriter struct {
 	w       io.Writer
 	started bool   // something other than white space was written
 	pending []span // white space seen since, maybe trailing
+	buf     [256]byte
 }
 
 // span is a run of one white space byte.
@@ -65,7 +66,9 @@ func (t *trimWriter) Write(p []byte) (int, error) {
 }
 
 func (t *trimWriter) flushPending() error {
-	var buf [256]byte
+	// t.buf, not a local array: one passed to Write escapes, an
+	// allocation per word of white space.
+	buf := t.buf[:]
 	for _, s := range t.pending {
 		for s.n > 0 {
 			k := min(s.n, len(buf))
