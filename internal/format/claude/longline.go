@@ -32,6 +32,12 @@ type longLines struct {
 	// Refs grow by one per long string read (never the strings).
 	el  *jsonl.Elider
 	buf []byte
+	// copies keeps the body of the elided copy of the lines read so far,
+	// up to copiesMax bytes in all: a view reads a line several times
+	// (send plan, header, transcript, tree), its copy is made once. The
+	// placeholders in a copy stay valid (el's Refs only grow).
+	copies map[int32][]byte
+	kept   int
 	// idx is the index pass's Elider (its Refs are dropped per line).
 	idx  *jsonl.Elider
 	ibuf []byte
@@ -60,6 +66,9 @@ func (f *File) elide(el *jsonl.Elider, buf []byte, off, n int64, bom bool) (smal
 	return small, body, nil
 }
 
+// copiesMax bounds longLines.copies.
+const copiesMax = 8 << 20
+
 // isLong reports whether line li is read elided.
 func (f *File) isLong(li int32) bool {
 	return f.ra != nil && f.lineLen(li) > jsonl.LongLine && !keepLongLines
@@ -78,10 +87,21 @@ func (f *File) parseLong(p *fastjson.Parser, li int32) (v *fastjson.Value, raw [
 		return v, raw, false, err
 	}
 	l := f.longs()
+	if body, ok := l.copies[li]; ok {
+		v, err = p.ParseBytes(body)
+		return v, body, true, err
+	}
 	small, body, err := f.elide(l.el, l.buf, f.lines[li].off, f.lineLen(li), li == 0)
 	l.buf = small
 	if err != nil {
 		return nil, nil, true, err
+	}
+	if l.kept+len(body) <= copiesMax {
+		if l.copies == nil {
+			l.copies = map[int32][]byte{}
+		}
+		l.copies[li] = bytes.Clone(body)
+		l.kept += len(body)
 	}
 	v, err = p.ParseBytes(body)
 	return v, small, true, err
