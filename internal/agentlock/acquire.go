@@ -58,6 +58,24 @@ func Acquire(file string, opts Options) (*Guard, error) {
 	if now == nil {
 		now = time.Now
 	}
+	// omp's ownership lease and pi-utils' session file lock are probed,
+	// never taken: taking the lease would send an omp that starts writing
+	// meanwhile to a sibling file, and every omp append also needs the
+	// publish lock taken below. Wait for them holding nothing.
+	deadline := time.Now().Add(wait)
+	for {
+		live, err := liveLeases(p)
+		if err != nil {
+			return nil, err
+		}
+		if len(live) == 0 {
+			break
+		}
+		if !time.Now().Before(deadline) {
+			return nil, &HeldError{File: p.file, Locks: live}
+		}
+		time.Sleep(pollInterval)
+	}
 	g := &Guard{file: p.file}
 	ok := false
 	defer func() {
@@ -104,6 +122,14 @@ func Acquire(file string, opts Options) (*Guard, error) {
 		if found && l.Live {
 			return nil, &HeldError{File: p.file, Locks: []Lock{l}}
 		}
+	}
+	// Checked again with everything held (no waiting here: omp appenders
+	// give up on the publish lock after 500 ms).
+	if live, err := liveLeases(p); err != nil || len(live) > 0 {
+		if err == nil {
+			err = &HeldError{File: p.file, Locks: live}
+		}
+		return nil, err
 	}
 	ok = true
 	return g, nil

@@ -68,6 +68,14 @@ const (
 	OMPGate Kind = "omp-gate"
 	// OpenClawLockFile is OpenClaw's "<name>.lock" JSON lock file.
 	OpenClawLockFile Kind = "openclaw-lockfile"
+	// OMPSessionFileLock is pi-utils' FileLock on "<session path>.lock"
+	// (an OS gate like OMPGate; omp 18.3.4 holds it briefly).
+	OMPSessionFileLock Kind = "omp-session-filelock"
+	// OMPLease is omp's (≥ 18.5) session ownership lease, an OS gate on
+	// "<config root>/run/session-owners/<session id>.lock" held from the
+	// session's first write until the omp process exits. Path is that lock
+	// path, or the session id when omp's name for it cannot be derived.
+	OMPLease Kind = "omp-lease"
 )
 
 // Timing constants taken from the agents' sources.
@@ -149,6 +157,7 @@ func (e *HeldError) Is(target error) bool { return target == ErrHeld }
 // paths holds the candidate names of one session file.
 type paths struct {
 	file      string   // absolute path as given
+	cands     []string // file's absolute and symlink-resolved paths
 	ompLocks  []string // omp lock files (deduplicated)
 	ompGates  []string // omp gate sidecar paths (strings matter: they are hashed)
 	openClaw  string   // OpenClaw lock file
@@ -169,6 +178,7 @@ func resolve(file string) (paths, error) {
 	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
 		cands = append(cands, real)
 	}
+	p.cands = cands
 	seenLock := map[string]bool{}
 	seenGate := map[string]bool{}
 	for _, c := range cands {
@@ -249,7 +259,11 @@ func InspectAt(file string, now time.Time) ([]Lock, error) {
 	if ok {
 		out = append(out, l)
 	}
-	return out, nil
+	leases, err := inspectLeases(p)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, leases...), nil
 }
 
 // Live returns the live locks of locks.
