@@ -58,10 +58,9 @@ func Acquire(file string, opts Options) (*Guard, error) {
 	if now == nil {
 		now = time.Now
 	}
-	// omp's ownership lease and pi-utils' session file lock are probed,
-	// never taken: taking the lease would send an omp that starts writing
-	// meanwhile to a sibling file, and every omp append also needs the
-	// publish lock taken below. Wait for them holding nothing.
+	// omp's ownership lease and pi-utils' session file lock: a live omp
+	// keeps its lease until it exits, so wait for them holding nothing
+	// (probing only), then take them last, after the publish lock.
 	deadline := time.Now().Add(wait)
 	for {
 		live, err := liveLeases(p)
@@ -123,12 +122,9 @@ func Acquire(file string, opts Options) (*Guard, error) {
 			return nil, &HeldError{File: p.file, Locks: []Lock{l}}
 		}
 	}
-	// Checked again with everything held (no waiting here: omp appenders
+	// Then held for the critical section (no waiting here: omp appenders
 	// give up on the publish lock after 500 ms).
-	if live, err := liveLeases(p); err != nil || len(live) > 0 {
-		if err == nil {
-			err = &HeldError{File: p.file, Locks: live}
-		}
+	if err := g.takeLeases(p); err != nil {
 		return nil, err
 	}
 	ok = true

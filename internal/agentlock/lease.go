@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -253,42 +254,61 @@ func leaseLockPaths(file string) (paths []string, unknown []string, err error) {
 	return paths, unknown, nil
 }
 
-// inspectLeases probes omp's ownership lease and pi-utils session file lock
-// for the session file p.file (never creating, never keeping anything).
-func inspectLeases(p paths) ([]Lock, error) {
-	var out []Lock
-	// pi-utils FileLock on "<session path>.lock" (omp 18.3.4).
+// leaseTarget is one lock path of an omp FileLock that guards a session.
+type leaseTarget struct {
+	kind Kind
+	path string
+}
+
+// leaseTargets lists the FileLock paths guarding p.file and the lease ids
+// that cannot be probed (as live Locks).
+func leaseTargets(p paths) ([]leaseTarget, []Lock, error) {
+	var ts []leaseTarget
 	seen := map[string]bool{}
+	// pi-utils FileLock on "<session path>.lock" (omp 18.3.4).
 	for _, c := range p.cands {
-		lp := c + ".lock"
-		if seen[lp] {
-			continue
-		}
-		seen[lp] = true
-		held, err := probeGate(lp, GateName(lp))
-		if err != nil {
-			return nil, err
-		}
-		if held {
-			out = append(out, Lock{Kind: OMPSessionFileLock, Path: lp, Gate: gateLabel(GateName(lp)), Live: true, Reasons: []string{"held"}})
+		if lp := c + ".lock"; !seen[lp] {
+			seen[lp] = true
+			ts = append(ts, leaseTarget{OMPSessionFileLock, lp})
 		}
 	}
 	lps, unknown, err := leaseLockPaths(p.file)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	var held []Lock
 	for _, id := range unknown {
 		// omp names this lease with a hash sessctl does not reproduce: it
 		// cannot be probed, so it counts as held (fail closed).
-		out = append(out, Lock{Kind: OMPLease, Path: id, Live: true, Reasons: []string{"unprobeable-id"}})
+		held = append(held, Lock{Kind: OMPLease, Path: id, Live: true, Reasons: []string{"unprobeable-id"}})
 	}
 	for _, lp := range lps {
-		held, err := probeGate(lp, GateName(lp))
+		if !seen[lp] {
+			seen[lp] = true
+			ts = append(ts, leaseTarget{OMPLease, lp})
+		}
+	}
+	return ts, held, nil
+}
+
+func heldLease(t leaseTarget) Lock {
+	return Lock{Kind: t.kind, Path: t.path, Gate: gateLabel(GateName(t.path)), Live: true, Reasons: []string{"held"}}
+}
+
+// inspectLeases probes omp's ownership lease and pi-utils' session file
+// lock for the session file p.file, never creating or keeping anything.
+func inspectLeases(p paths) ([]Lock, error) {
+	ts, out, err := leaseTargets(p)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ts {
+		held, err := probeLease(t.path)
 		if err != nil {
 			return nil, err
 		}
 		if held {
-			out = append(out, Lock{Kind: OMPLease, Path: lp, Gate: gateLabel(GateName(lp)), Live: true, Reasons: []string{"held"}})
+			out = append(out, heldLease(t))
 		}
 	}
 	return out, nil
@@ -300,4 +320,33 @@ func liveLeases(p paths) ([]Lock, error) {
 		return nil, err
 	}
 	return Live(l), nil
+}
+
+// takeLeases holds every lease target the way omp's FileLock does where that
+// leaves nothing on disk (Linux, Windows), or flocks an existing lock file
+// (other Unix), so that no omp can start owning the session between sessctl's
+// checks and its rename (an omp trying then moves its writes to a sibling
+// file, as it does for any other holder). Returns the held gates, or a
+// *HeldError naming what someone else holds.
+func (g *Guard) takeLeases(p paths) error {
+	ts, held, err := leaseTargets(p)
+	if err != nil {
+		return err
+	}
+	if len(held) > 0 {
+		return &HeldError{File: p.file, Locks: held}
+	}
+	for _, t := range ts {
+		h, busy, err := takeLease(t.path)
+		if err != nil {
+			return fmt.Errorf("omp lock %s: %w", t.path, err)
+		}
+		if busy {
+			return &HeldError{File: p.file, Locks: []Lock{heldLease(t)}}
+		}
+		if h != nil {
+			g.gates = append(g.gates, h)
+		}
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -191,4 +192,65 @@ setInterval(() => l.acquired, 1000);`
 	cmd.Process.Kill()
 	cmd.Wait()
 	requireFree(t, f)
+	// While sessctl's guard holds the lease, omp's own FileLock cannot take it.
+	g, err := Acquire(f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := exec.Command(node, "-e", script+"\nprocess.exit(0)", addon, id).Output()
+	g.Release()
+	if err != nil || strings.TrimSpace(string(got)) != "taken" {
+		t.Fatalf("omp's FileLock under sessctl's guard: %q %v", got, err)
+	}
+}
+
+// Acquire holds the lease (the abstract socket, nothing on disk) until
+// Release, so no omp can start owning the session in between.
+func TestAcquireHoldsLease(t *testing.T) {
+	home := isolateLeaseEnv(t)
+	f, id := ompSession(t, filepath.Join(home, ".omp"))
+	lp := filepath.Join(home, ".omp", "run", "session-owners", id+".lock")
+	abs, _ := filepath.Abs(f)
+	g, err := Acquire(f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{lp, abs + ".lock"} {
+		if bound, ok := abstractBound(GateName(p)); !ok || !bound {
+			t.Errorf("%s not held under the guard (%v %v)", p, bound, ok)
+		}
+	}
+	// Another process (an omp) cannot take it meanwhile.
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "AGENTLOCK_HELPER=lease:"+id)
+	if out, err := cmd.Output(); err == nil || !strings.Contains(string(out), "held already") {
+		t.Errorf("a second holder took the lease under the guard: %q %v", out, err)
+	}
+	if err := g.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if bound, _ := abstractBound(GateName(lp)); bound {
+		t.Error("lease still held after Release")
+	}
+	if _, err := os.Stat(filepath.Dir(lp)); !os.IsNotExist(err) {
+		t.Error("Acquire created the owners directory")
+	}
+}
+
+func TestAbstractBound(t *testing.T) {
+	name := GateName(filepath.Join(t.TempDir(), "probe.lock"))
+	if bound, ok := abstractBound(name); !ok || bound {
+		t.Fatalf("free name: %v %v", bound, ok)
+	}
+	fd, held, err := bindAbstract(name)
+	if err != nil || held {
+		t.Fatal(err, held)
+	}
+	if bound, ok := abstractBound(name); !ok || !bound {
+		t.Errorf("bound name: %v %v", bound, ok)
+	}
+	syscall.Close(fd)
+	if bound, _ := abstractBound(name); bound {
+		t.Error("still listed after close")
+	}
 }
