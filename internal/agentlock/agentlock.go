@@ -2,7 +2,7 @@
 // beside their session files, so that sessctl never rewrites a file an agent
 // is writing.
 //
-// Two protocols are known (sources: ../shared/reference/pi-format.md §5,
+// Three lock families are known (sources: ../shared/reference/pi-format.md §5,
 // opencode-openclaw.md B.1, and the published @oh-my-pi/pi-coding-agent
 // 18.3.4 src/session/session-storage.ts plus the pi-natives FileLock crate):
 //
@@ -29,16 +29,46 @@
 //     whole agent run and calls it stale when the pid is missing, dead or
 //     recycled (start time differs), createdAt is invalid, or it is older
 //     than 30 minutes.
+//   - oh-my-pi's locks through pi-utils' FileLock (src/file-lock.ts: the
+//     native FileLock on path.resolve(target) + ".lock"; the same gate as
+//     above: abstract socket GateName(lock path) on Linux, flock(2) on the
+//     lock path on other Unix systems, mutex "Global\" + GateName(lock
+//     path) on Windows; no pid recorded anywhere):
+//     1. OMPSessionFileLock on "<session path>.lock", held by omp 18.3.4
+//     (session-storage.ts withSessionFileLockSync) around the first durable
+//     append to a draft session and around deleting a draft-only one.
+//     2. OMPLease, the session ownership lease of omp ≥ 18.5: taken at the
+//     session's first write, kept until the omp process exits (or leaves
+//     the session); a second omp finding it taken writes to a sibling file
+//     with a new id. Keyed by the header's session id, not the path:
+//     "<root>/run/session-owners/<id>.lock" with root "<home>/<PI_CONFIG_DIR
+//     or .omp>" (an id not matching [A-Za-z0-9_-]{1,128} is hashed by omp
+//     in a way not reproduced here: such a session counts as leased). This
+//     is NOT from omp's published source (the npm registry reachable when it
+//     was written ends at pi-coding-agent 18.3.4, pi-utils 18.2.9,
+//     pi-natives 18.2.11, none with a lease): it rests on third-party reports
+//     verified against omp 18.6.3 (a VS Code extension's
+//     omp-session-lease.ts and its ADR), and GateName is checked against the
+//     real pi-natives 18.2.11 addon (testdata/native_names.json). The probe
+//     is therefore widened (leaseDirs): the root the session file sits under
+//     (".../<root>/agent/sessions/<cwd>/<file>"), ~/.omp, ~/.xcsh, ~/$PI_CONFIG_DIR,
+//     $XDG_STATE_HOME/omp, each also under profiles/$OMP_PROFILE; and the
+//     file name's "<timestamp>_<id>" id besides the header's.
 //
 // sessctl fails closed: a lock counts as live (Lock.Live) whenever its pid is
 // alive and not recycled, even if the agent itself would call it stale for
 // its age; Lock.Reasons lists the agent's own stale reasons for reporting.
 //
 // Inspect never creates, changes or removes anything (probing the Linux gate
-// binds and immediately closes a socket, which leaves no trace). Acquire
-// takes the omp protocol (gate, then lock file) and, if asked, the OpenClaw
-// lock, reclaiming stale lock files the way the agents do; Guard.Release
-// undoes it. A holder killed with SIGKILL leaves lock files naming a dead
+// binds and immediately closes a socket, which leaves no trace; a Linux
+// lease is only looked up in /proc/net/unix, because an omp whose first
+// write met even that instant's bind would move to a sibling file). Acquire
+// waits (holding nothing) until no lease is held, then takes the omp
+// protocol (gate, then lock file), then the FileLocks above where that
+// leaves nothing on disk (Linux, Windows; elsewhere an existing lock file
+// is flocked, none is created), and, if asked, the OpenClaw lock,
+// reclaiming stale lock files the way the agents do; Guard.Release undoes
+// it. A holder killed with SIGKILL leaves lock files naming a dead
 // pid, which every participant (the agents and sessctl) treats as stale.
 package agentlock
 
