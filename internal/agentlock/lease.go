@@ -302,8 +302,9 @@ func inspectLeases(p paths) ([]Lock, error) {
 	if err != nil {
 		return nil, err
 	}
+	probe := newLeaseProber()
 	for _, t := range ts {
-		held, err := probeLease(t.path)
+		held, err := probe(t.path)
 		if err != nil {
 			return nil, err
 		}

@@ -2,11 +2,11 @@
 
 package agentlock
 
-// probeLease reports whether omp's native FileLock for lockPath is held:
-// on Unix systems other than Linux that is flock(2) on lockPath itself.
-// A missing file is a free lock; the file is never created.
-func probeLease(lockPath string) (bool, error) {
-	return probeGate(lockPath, GateName(lockPath))
+// newLeaseProber returns probeGate: on Unix systems other than Linux omp's
+// native FileLock is flock(2) on the lock path itself; a missing file is a
+// free lock and is never created.
+func newLeaseProber() func(string) (bool, error) {
+	return func(lockPath string) (bool, error) { return probeGate(lockPath, GateName(lockPath)) }
 }
 
 // takeLease flocks lockPath if that file exists. It never creates it (the

@@ -6,49 +6,64 @@ import (
 	"os"
 )
 
-// probeLease reports whether omp's native FileLock for lockPath is held.
-// On Linux that is the abstract socket GateName(lockPath). A lease is
-// looked up in /proc/net/unix rather than probed with a bind: an omp whose
-// first write met our socket for that instant would take the session as
-// owned by another process and move its writes to a sibling file. Only when
+// newLeaseProber returns a function reporting whether omp's native
+// FileLock for a lock path is held. On Linux that is the abstract socket
+// GateName(lockPath). Leases are looked up in one reading of
+// /proc/net/unix rather than probed with a bind: an omp whose first write
+// met our socket for that instant would take the session as owned by
+// another process and move its writes to a sibling file. Only when
 // /proc/net/unix cannot be read does it fall back to the bind probe
-// (probeGate, which also flocks a lockPath file if one exists).
-func probeLease(lockPath string) (bool, error) {
-	bound, ok := abstractBound(GateName(lockPath))
-	if !ok {
-		return probeGate(lockPath, GateName(lockPath))
+// (probeGate). A lockPath file, if one exists (a non-Linux omp sharing the
+// folder), is flocked and released as well.
+func newLeaseProber() func(string) (bool, error) {
+	bound, ok := abstractNames()
+	return func(lockPath string) (bool, error) {
+		if !ok {
+			return probeGate(lockPath, GateName(lockPath))
+		}
+		if bound[GateName(lockPath)] {
+			return true, nil
+		}
+		f, held, err := flockSidecar(lockPath, false)
+		if err != nil || held {
+			return held, err
+		}
+		unflock(f)
+		return false, nil
 	}
-	if bound {
-		return true, nil
-	}
-	// A non-Linux omp sharing the folder would flock the file itself.
-	f, held, err := flockSidecar(lockPath, false)
-	if err != nil || held {
-		return held, err
-	}
-	unflock(f)
-	return false, nil
 }
 
-// abstractBound reports whether the abstract Unix socket "@name" is bound
-// in this network namespace (the namespace abstract names live in), from
-// /proc/net/unix; ok is false when that file cannot be read.
-func abstractBound(name string) (bound, ok bool) {
+// abstractNames returns the bound abstract Unix socket names starting with
+// "omp-file-lock-" (without the leading NUL) in this network namespace (the
+// namespace abstract names live in), from /proc/net/unix; ok is false when
+// that file cannot be read.
+func abstractNames() (map[string]bool, bool) {
 	f, err := os.Open("/proc/net/unix")
 	if err != nil {
-		return false, false
+		return nil, false
 	}
 	defer f.Close()
-	want := []byte("@" + name)
+	prefix := []byte("@omp-file-lock-")
+	names := map[string]bool{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
 		fields := bytes.Fields(sc.Bytes())
-		if len(fields) >= 8 && bytes.Equal(fields[len(fields)-1], want) {
-			return true, true
+		if len(fields) >= 8 && bytes.HasPrefix(fields[len(fields)-1], prefix) {
+			names[string(fields[len(fields)-1][1:])] = true
 		}
 	}
-	return false, sc.Err() == nil
+	if sc.Err() != nil {
+		return nil, false
+	}
+	return names, true
+}
+
+// abstractBound reports whether the abstract socket "@name" is bound; ok
+// is false when /proc/net/unix cannot be read.
+func abstractBound(name string) (bound, ok bool) {
+	names, ok := abstractNames()
+	return names[name], ok
 }
 
 // takeLease holds omp's native FileLock for lockPath the way omp does on

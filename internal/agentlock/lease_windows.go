@@ -1,11 +1,10 @@
 package agentlock
 
-// probeLease reports whether omp's native FileLock for lockPath is held:
-// on Windows whether the named mutex "Global\" + GateName(lockPath) exists
-// (opened, never created), plus a lockPath file's byte lock if the file
-// exists.
-func probeLease(lockPath string) (bool, error) {
-	return probeGate(lockPath, GateName(lockPath))
+// newLeaseProber returns probeGate: on Windows whether the named mutex
+// "Global\" + GateName(lockPath) exists (opened, never created), plus a
+// lockPath file's byte lock if the file exists.
+func newLeaseProber() func(string) (bool, error) {
+	return func(lockPath string) (bool, error) { return probeGate(lockPath, GateName(lockPath)) }
 }
 
 // takeLease creates the named mutex as omp does (nothing on disk) and locks
