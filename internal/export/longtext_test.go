@@ -11,13 +11,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/memtest"
 	"github.com/sessctl/sessctl/internal/model"
 	"github.com/sessctl/sessctl/internal/render"
 	"github.com/sessctl/sessctl/internal/sessfmt"
@@ -238,16 +238,6 @@ func writeLongSession(t testing.TB, size int) string {
 	return p
 }
 
-// allocated runs fn and returns the bytes it allocated.
-func allocated(fn func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	fn()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
 type hashCounter struct {
 	h hash.Hash
 	n int64
@@ -285,9 +275,9 @@ func TestLongLineExportNotHeld(t *testing.T) {
 		s := open()
 		// The title (Meta, list's scanner of format/pi) is read first:
 		// pi's TestLongLineShowNotHeld bounds it on its own.
-		am := allocated(func() { s.Meta() })
+		am := memtest.Allocated(func() { s.Meta() })
 		streamed := &hashCounter{h: sha256.New()}
-		a := allocated(func() {
+		a := memtest.Allocated(func() {
 			d, err := Collect(s, sessfmt.ContextOptions{})
 			if err != nil {
 				t.Fatal(err)

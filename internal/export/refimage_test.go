@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sessctl/sessctl/internal/images"
+	"github.com/sessctl/sessctl/internal/memtest"
 	"github.com/sessctl/sessctl/internal/model"
 )
 
@@ -152,7 +153,7 @@ func TestRefImageNotHeld(t *testing.T) {
 	big = nil
 	d := &Doc{Title: "t", Messages: []model.Message{{Role: "user", Blocks: []model.Block{b}}}}
 	out := &hashCounter{h: nopHash{}}
-	a := allocated(func() {
+	a := memtest.Allocated(func() {
 		w := bufio.NewWriterSize(out, 1<<16)
 		if err := HTML(w, d, Options{}); err != nil {
 			t.Fatal(err)

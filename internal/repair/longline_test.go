@@ -9,12 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sessctl/sessctl/internal/format/pi"
+	"github.com/sessctl/sessctl/internal/memtest"
 )
 
 // TestScanElidedSameAsSerial: reading the lines longer than a chunk
@@ -117,14 +117,7 @@ func TestLongLineRepairNotHeld(t *testing.T) {
 		t.Skip("writes 66 MiB files")
 	}
 	now := func() time.Time { return time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC) }
-	measure := func(fn func()) uint64 {
-		var a, b runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&a)
-		fn()
-		runtime.ReadMemStats(&b)
-		return b.TotalAlloc - a.TotalAlloc
-	}
+	measure := memtest.Allocated
 	for _, crlf := range []bool{false, true} {
 		for _, damaged := range []bool{false, true} {
 			dir := t.TempDir()

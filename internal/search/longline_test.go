@@ -4,23 +4,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/memtest"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 )
-
-func allocatedBy(fn func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	fn()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
 
 // firstHit runs search -l (FirstOnly) on one pi file.
 func firstHit(t *testing.T, path, pattern string, o Options) (*Hit, uint64) {
@@ -34,7 +25,7 @@ func firstHit(t *testing.T, path, pattern string, o Options) (*Hit, uint64) {
 		Open:   func(sessfmt.Ref) (sessfmt.Session, error) { t.Fatal("opened"); return nil, nil }}
 	var hit *Hit
 	var rerr error
-	n := allocatedBy(func() {
+	n := memtest.Allocated(func() {
 		rerr = Run(cfg, []Target{{Ref: sessfmt.Ref{Format: "pi", Path: path}, Describe: func() (string, string, string, error) { return "pi", "s", "t", nil }}}, func(r *Result) error {
 			if r.Err != nil {
 				rerr = r.Err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/memtest"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
@@ -87,7 +88,7 @@ func searchAll(t testing.TB, path string, m *Matcher, kinds sessfmt.TextKind, ac
 	cfg := Config{Matcher: m, Kinds: kinds, ActiveOnly: active, Workers: 1, Open: open}
 	var b strings.Builder
 	var rerr error
-	n := allocatedBy(func() {
+	n := memtest.Allocated(func() {
 		rerr = Run(cfg, []Target{{Ref: sessfmt.Ref{Format: "pi", Path: path}, Agent: "pi", ID: "s1", Title: "t"}}, func(r *Result) error {
 			if r.Err != nil {
 				rerr = r.Err

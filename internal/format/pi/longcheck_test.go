@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/sessctl/sessctl/internal/memtest"
 )
 
 // TestLongCaptureIsCapturedPrefix: what the index pass captures of a line
@@ -68,7 +70,7 @@ func TestLongLinesCheckSameAndNotHeld(t *testing.T) {
 	_, err = Open(p, Options{Check: true})
 	require.NoError(t, err)
 	var got any
-	n := allocated(func() {
+	n := memtest.Allocated(func() {
 		b, err := Open(p, Options{Check: true})
 		require.NoError(t, err)
 		got = b.Check(CheckOptions{})
@@ -103,7 +105,7 @@ func TestLongLineFactReadElided(t *testing.T) {
 		require.NoError(t, err)
 		var long *longRefs
 		var lf lineFact
-		n := allocated(func() { lf, err = lr.fact(i, &long) })
+		n := memtest.Allocated(func() { lf, err = lr.fact(i, &long) })
 		require.NoError(t, err)
 		line, err := lr.raw(i)
 		require.NoError(t, err)

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/memtest"
 	"github.com/sessctl/sessctl/internal/model"
 	"github.com/sessctl/sessctl/internal/render"
 	"github.com/sessctl/sessctl/internal/sessfmt"
@@ -74,7 +75,7 @@ func TestLongLineShowNotHeld(t *testing.T) {
 	var n int64
 	cw := &hashCounter{h: streamed, n: &n}
 	sw := bufio.NewWriterSize(cw, 1<<16)
-	a := allocated(func() { transcript(t, s, sw, o, true) })
+	a := memtest.Allocated(func() { transcript(t, s, sw, o, true) })
 	sw.Flush()
 	t.Logf("transcript with text references allocated %.1f MiB, printed %.1f MiB", float64(a)/(1<<20), float64(n)/(1<<20))
 	assert.Less(t, a, uint64(16<<20), "show's transcript holds the long line")
@@ -91,7 +92,7 @@ func TestLongLineShowNotHeld(t *testing.T) {
 	jw := sha256.New()
 	var jn int64
 	bw = bufio.NewWriterSize(&hashCounter{h: jw, n: &jn}, 1<<16)
-	a = allocated(func() { require.NoError(t, s.WriteContextJSON(bw, sessfmt.ContextOptions{})) })
+	a = memtest.Allocated(func() { require.NoError(t, s.WriteContextJSON(bw, sessfmt.ContextOptions{})) })
 	bw.Flush()
 	t.Logf("show --json allocated %.1f MiB, wrote %.1f MiB", float64(a)/(1<<20), float64(jn)/(1<<20))
 	assert.Less(t, a, uint64(16<<20), "show --json holds the long line")
@@ -112,7 +113,7 @@ func TestLongLineShowNotHeld(t *testing.T) {
 
 	s = open()
 	var m sessfmt.Meta
-	a = allocated(func() { m = s.Meta() })
+	a = memtest.Allocated(func() { m = s.Meta() })
 	t.Logf("Meta allocated %.1f MiB", float64(a)/(1<<20))
 	assert.Equal(t, 2, m.Messages)
 	assert.Less(t, a, uint64(40<<20), "counting the shown messages holds the long line")

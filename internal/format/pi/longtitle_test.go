@@ -5,11 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/memtest"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -53,16 +53,6 @@ func writeLongSession(t testing.TB, size int, array bool) string {
 	return p
 }
 
-// allocated runs fn and returns the bytes it allocated.
-func allocated(fn func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	fn()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
 // TestLongLineTitleNotHeld: the title of show's and tree's headers
 // (headTitle, from the first user message) and the listing's summary
 // (ReadListInfo) of a session whose first message is one 64 MiB line are
@@ -78,12 +68,12 @@ func TestLongLineTitleNotHeld(t *testing.T) {
 	s, err := OpenSession(sessfmt.Ref{Path: p}, p, sessfmt.OpenOptions{})
 	require.NoError(t, err)
 	var title string
-	n := allocated(func() { title = s.headTitle() })
+	n := memtest.Allocated(func() { title = s.headTitle() })
 	t.Logf("headTitle allocated %.1f MiB", float64(n)/(1<<20))
 	assert.Less(t, n, uint64(16<<20), "headTitle holds the long line")
 
 	var li *ListInfo
-	n = allocated(func() { li, err = ReadListInfo(p) })
+	n = memtest.Allocated(func() { li, err = ReadListInfo(p) })
 	require.NoError(t, err)
 	t.Logf("ReadListInfo allocated %.1f MiB", float64(n)/(1<<20))
 	assert.Less(t, n, uint64(24<<20), "ReadListInfo holds the long line")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessctl/sessctl/internal/memtest"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -78,7 +79,7 @@ func TestLongLineUsageNotHeld(t *testing.T) {
 	require.Len(t, want, 3)
 	assert.Equal(t, []string{"bash"}, want[1].Tools)
 	var got []sessfmt.UsageEvent
-	a := allocated(func() { got = sessionUsage(t, p) })
+	a := memtest.Allocated(func() { got = sessionUsage(t, p) })
 	assert.Equal(t, want, got)
 	t.Logf("usage of two 6 MiB lines: %d MiB allocated", a>>20)
 	assert.Less(t, a, uint64(16<<20))
