@@ -133,12 +133,12 @@ func (r *Registry) SniffFile(path string) (Ref, error) {
 	if score < SniffSure && int64(len(head)) < st.Size() {
 		// Only a guess from the path, and the head was cut: the first
 		// lines may be longer than SniffBytes (a pasted image). Look
-		// further, up to SniffMaxBytes.
-		rest, err := io.ReadAll(io.LimitReader(fh, SniffMaxBytes-int64(len(head))))
+		// further, up to SniffMaxBytes, without holding a long line.
+		long, err := longHead(fh, st.Size())
 		if err != nil {
 			return Ref{}, err
 		}
-		best, score = r.sniff(path, append(head, rest...))
+		best, score = r.sniff(path, long)
 	}
 	if best == nil {
 		return Ref{Path: path}, &NotSessionError{Path: path}

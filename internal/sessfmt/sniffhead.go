@@ -1,0 +1,88 @@
+package sessfmt
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+
+	"github.com/sessctl/sessctl/internal/jsonl"
+)
+
+// longHead is what SniffFile's second look hands to Sniff in place of the
+// file's first SniffMaxBytes bytes: the same lines, except that a line
+// longer than SniffBytes is never held. Such a line is validated as it is
+// read (jsonl.LongScanner, which classifies a line as the Reader does); if
+// it is an object, its elided copy (jsonl.Elider: string values over
+// jsonl.ElidedMin replaced by placeholder strings) stands in for it, and
+// otherwise a one-byte non-JSON line does. Either way the Reader that
+// Sniff's HeadObjects uses sees the same kinds on the same line numbers
+// and, on object lines, the same members (only long strings read
+// differently, and no format sniffs by a long string's text). The line
+// that crosses SniffMaxBytes is cut there, as the raw head was. A file
+// whose first line is hundreds of MB is thus sniffed in a few MiB
+// (TestLongHeadSameSniff, TestLongHeadNotHeld).
+func longHead(ra io.ReaderAt, size int64) ([]byte, error) {
+	limit := min(size, SniffMaxBytes)
+	br := bufio.NewReaderSize(io.NewSectionReader(ra, 0, limit), SniffBytes)
+	var (
+		out  []byte
+		pos  int64
+		ls   *jsonl.LongScanner
+		el   *jsonl.Elider
+		line int
+	)
+	for pos < limit {
+		line++
+		piece, err := br.ReadSlice('\n')
+		if err == nil || errors.Is(err, io.EOF) {
+			out = append(out, piece...) // a line that fits: as it is
+			pos += int64(len(piece))
+			if err != nil {
+				break
+			}
+			continue
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return nil, err
+		}
+		start := pos
+		head := piece
+		bom := line == 1 && bytes.HasPrefix(head, jsonl.BOM)
+		if bom {
+			head = head[len(jsonl.BOM):]
+		}
+		if ls == nil {
+			ls = jsonl.NewLongScanner(&jsonl.Capture{}, 1)
+		}
+		// Scan reads the rest of the line from br; head is the slice
+		// ReadSlice returned, whose bytes the next read overwrites, so
+		// it is fed first, before any read.
+		kind, newline, n, err := ls.Scan(head, br)
+		if err != nil {
+			return nil, err
+		}
+		end := start + int64(len(piece)) + n
+		pos = end
+		if kind != jsonl.Object {
+			out = append(out, '-')
+			if newline {
+				out = append(out, '\n')
+			}
+			continue
+		}
+		if el == nil {
+			el = jsonl.NewElider(jsonl.ElidedMin)
+		}
+		from := start
+		if bom {
+			out = append(out, jsonl.BOM...)
+			from += int64(len(jsonl.BOM))
+		}
+		el.Refs = el.Refs[:0]
+		if out, err = el.Elide(out, io.NewSectionReader(ra, from, end-from), from); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
