@@ -1,9 +1,14 @@
 package discover
 
 import (
+	"bytes"
+	"errors"
+	"io"
 	"os"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/jsonl"
@@ -33,10 +38,18 @@ func (c *claudeSummary) problemCount() int {
 	return n
 }
 
+// claudeLongLine is the length over which a line is not held: it is
+// validated as it is read (jsonl.Reader.SetLongLines), then read again
+// through a jsonl.Elider (string values over jsonl.ElidedMin left out) and
+// its left-out strings are decoded from the file only as far as the
+// summary needs them. 0 holds every line whole (tests compare the two).
+var claudeLongLine = jsonl.LongLine
+
 // readClaudeInfo reads the file once: cwd from the first message that has
 // one, the first sidechain prompt, the first and last timestamps, the number of transcript messages (user,
 // assistant, system, attachment lines) and of all entries, and problems
 // (malformed lines, torn tail, NUL runs, non-object lines, no messages).
+// A line longer than claudeLongLine is never held whole (claudeLong).
 func readClaudeInfo(path string) (*claudeSummary, error) {
 	fh, err := os.Open(path)
 	if err != nil {
@@ -45,9 +58,38 @@ func readClaudeInfo(path string) (*claudeSummary, error) {
 	defer fh.Close()
 	c := &claudeSummary{problems: map[string]int{}}
 	rd := jsonl.NewReader(fh)
+	var (
+		long *claudeLong
+		p    fastjson.Parser
+	)
+	if claudeLongLine > 0 {
+		// Capture mode validates each line as the tree mode classifies it
+		// (jsonl's fuzz tests hold both to encoding/json), and only it can
+		// stream a long line; a held object line is then parsed here.
+		rd.SetCapture(nil)
+		rd.SetLongLines(claudeLongLine)
+		long = &claudeLong{fh: fh, el: jsonl.NewElider(jsonl.ElidedMin)}
+	}
 	for rd.Next() {
 		rec := rd.Record()
-		switch rec.Kind {
+		kind, v := rec.Kind, rec.Value
+		if kind == jsonl.Object && v == nil {
+			var err error
+			if rec.Streamed {
+				v, err = long.parse(rec)
+			} else {
+				v, err = p.ParseBytes(rec.Body())
+			}
+			if err != nil {
+				// What the tree mode says of a line fastjson cannot parse
+				// (for a streamed line: it changed since it was read).
+				kind = jsonl.Malformed
+				if !rec.Newline {
+					kind = jsonl.TornTail
+				}
+			}
+		}
+		switch kind {
 		case jsonl.Blank:
 			continue
 		case jsonl.Malformed:
@@ -63,34 +105,11 @@ func readClaudeInfo(path string) (*claudeSummary, error) {
 			c.problems[problem.NonObject]++
 			continue
 		}
-		c.entries++
-		v := rec.Value
-		if ts, ok := rec.StrOK("timestamp"); ok {
-			if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
-				t = t.UTC()
-				if c.first.IsZero() || t.Before(c.first) {
-					c.first = t
-				}
-				if t.After(c.last) {
-					c.last = t
-				}
-			}
+		var lg *claudeLong
+		if rec.Streamed {
+			lg = long
 		}
-		switch rec.Str("type") {
-		case "user", "assistant", "system", "attachment":
-			c.messages++
-			if truthy(v, "isSidechain") {
-				c.sawSide = true
-			} else {
-				c.sawMain = true
-			}
-			if c.cwd == "" {
-				c.cwd = rec.Str("cwd")
-			}
-			if c.firstSidePrompt == "" && rec.Str("type") == "user" && truthy(v, "isSidechain") && !truthy(v, "isMeta") {
-				c.firstSidePrompt = clip(claudePrompt(jsonl.Get(v, "message", "content")), pi.MaxFirstMessage)
-			}
-		}
+		c.add(v, lg)
 	}
 	if err := rd.Err(); err != nil {
 		return nil, err
@@ -102,6 +121,48 @@ func readClaudeInfo(path string) (*claudeSummary, error) {
 		c.problems = nil
 	}
 	return c, nil
+}
+
+// add counts the entry v. long, when not nil, is the reader of the long
+// line v was parsed from (its elided copy: a string value may be a
+// placeholder).
+func (c *claudeSummary) add(v *fastjson.Value, long *claudeLong) {
+	c.entries++
+	rec := jsonl.Record{Value: v}
+	if ts, ok := rec.StrOK("timestamp"); ok {
+		if ref, isRef := long.ref(ts); isRef {
+			ts = long.timestamp(ref)
+		}
+		if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+			t = t.UTC()
+			if c.first.IsZero() || t.Before(c.first) {
+				c.first = t
+			}
+			if t.After(c.last) {
+				c.last = t
+			}
+		}
+	}
+	// A placeholder is never one of these types, nor is a string long
+	// enough to be left out.
+	switch rec.Str("type") {
+	case "user", "assistant", "system", "attachment":
+		c.messages++
+		if truthy(v, "isSidechain") {
+			c.sawSide = true
+		} else {
+			c.sawMain = true
+		}
+		if c.cwd == "" {
+			c.cwd = rec.Str("cwd")
+			if ref, ok := long.ref(c.cwd); ok {
+				c.cwd = long.whole(ref) // kept whole, as a held line's
+			}
+		}
+		if c.firstSidePrompt == "" && rec.Str("type") == "user" && truthy(v, "isSidechain") && !truthy(v, "isMeta") {
+			c.firstSidePrompt = clip(claudePrompt(jsonl.Get(v, "message", "content"), long), pi.MaxFirstMessage)
+		}
+	}
 }
 
 // clip cuts s to at most n bytes at a rune boundary, adding "…".
@@ -122,8 +183,9 @@ func truthy(v *fastjson.Value, k string) bool {
 
 // claudePrompt is the text of a real prompt, "" for tool results, command
 // wrappers (text starting with a lowercase XML-like tag) and interruption
-// markers, as Claude Code's picker skips them.
-func claudePrompt(c *fastjson.Value) string {
+// markers, as Claude Code's picker skips them. long, when not nil, reads
+// a text that is a placeholder of a long line (claudeLong.prompt).
+func claudePrompt(c *fastjson.Value, long *claudeLong) string {
 	var s string
 	switch {
 	case c == nil:
@@ -144,6 +206,9 @@ func claudePrompt(c *fastjson.Value) string {
 			}
 		}
 	}
+	if ref, ok := long.ref(s); ok {
+		s = long.prompt(ref, pi.MaxFirstMessage)
+	}
 	s = strings.TrimSpace(s)
 	if s == "" || strings.HasPrefix(s, "[Request interrupted") || (len(s) >= 2 && s[0] == '<' && s[1] >= 'a' && s[1] <= 'z') {
 		return ""
@@ -157,4 +222,141 @@ func strOf(v *fastjson.Value) []byte {
 	}
 	b, _ := v.StringBytes()
 	return b
+}
+
+// claudeLong reads the lines longer than claudeLongLine: each is read
+// again from the file through el into a small copy whose string values
+// over jsonl.ElidedMin bytes are placeholders, and a placeholder the
+// summary reads is decoded from the file in pieces, as fastjson decodes
+// it (jsonl.DecodeStringLoose), keeping only what the summary keeps.
+type claudeLong struct {
+	fh  *os.File
+	el  *jsonl.Elider
+	buf []byte
+	p   fastjson.Parser
+}
+
+// parse parses the elided copy of the streamed line rec.
+func (l *claudeLong) parse(rec *jsonl.Record) (*fastjson.Value, error) {
+	l.el.Refs = l.el.Refs[:0] // placeholders of the previous long line are done with
+	small, err := l.el.Elide(l.buf[:0], io.NewSectionReader(l.fh, rec.Offset, rec.Len()), rec.Offset)
+	l.buf = small
+	if err != nil {
+		return nil, err
+	}
+	body := small
+	if rec.BOM {
+		body = bytes.TrimPrefix(body, jsonl.BOM)
+	}
+	body = bytes.TrimSuffix(body, []byte("\n"))
+	body = bytes.TrimSuffix(body, []byte("\r"))
+	return l.p.ParseBytes(body)
+}
+
+// ref returns the left-out string that s stands for (false: s is a text
+// of its own, or l is nil).
+func (l *claudeLong) ref(s string) (jsonl.Elided, bool) {
+	if l == nil || !jsonl.Holds(s) {
+		return jsonl.Elided{}, false
+	}
+	return l.el.Lookup(s)
+}
+
+// pieces decodes the string r in pieces (ending at character boundaries)
+// as fastjson's StringBytes does.
+func (l *claudeLong) pieces(r jsonl.Elided, fn func([]byte) error) error {
+	sr := io.NewSectionReader(l.fh, r.Off, r.Len)
+	if r.Escaped {
+		return jsonl.DecodeStringLoose(sr, fn)
+	}
+	return jsonl.DecodeString(sr, true, fn)
+}
+
+// errStop ends a decoding early.
+var errStop = errors.New("stop")
+
+// whole returns the text of r.
+func (l *claudeLong) whole(r jsonl.Elided) string {
+	var sb strings.Builder
+	_ = l.pieces(r, func(p []byte) error { sb.Write(p); return nil })
+	return sb.String()
+}
+
+// timestamp returns a text that time.Parse(time.RFC3339Nano, ·) reads as it
+// reads the text of r, without holding it: a run of digits keeps its first
+// 12 (no field of the layout takes more; the fraction reads its first 9
+// and skips the others), and a text that is still longer than 64 bytes is
+// not a time.
+func (l *claudeLong) timestamp(r jsonl.Elided) string {
+	const maxRun, maxLen = 12, 64
+	var out []byte
+	run := 0
+	err := l.pieces(r, func(p []byte) error {
+		for _, b := range p {
+			if b >= '0' && b <= '9' {
+				if run++; run > maxRun {
+					continue
+				}
+			} else {
+				run = 0
+			}
+			if out = append(out, b); len(out) > maxLen {
+				return errStop
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}
+
+// prompt returns a text whose strings.TrimSpace, and the clip to n bytes
+// of that, are those of the text of r, holding at most n+1 bytes of it:
+// its leading white space left out, then its first n+1 bytes, and a mark
+// "x" when a non-space follows byte n; when none does, the text up to its
+// last non-space.
+func (l *claudeLong) prompt(r jsonl.Elided, n int) string {
+	var keep []byte
+	started := false
+	end := 0 // the end in keep of its last non-space
+	more := false
+	err := l.pieces(r, func(p []byte) error {
+		for len(p) > 0 {
+			c, w := utf8.DecodeRune(p)
+			sp := unicode.IsSpace(c) // an invalid byte (RuneError) is not a space
+			if !started && sp {
+				p = p[w:]
+				continue
+			}
+			started = true
+			if len(keep) <= n {
+				k := min(w, n+1-len(keep))
+				keep = append(keep, p[:k]...)
+				if !sp && k == w {
+					end = len(keep)
+				}
+				if k < w && !sp {
+					more = true // a non-space rune that ends past byte n
+					return errStop
+				}
+				p = p[w:]
+				continue
+			}
+			if !sp {
+				more = true
+				return errStop
+			}
+			p = p[w:]
+		}
+		return nil
+	})
+	if err != nil && err != errStop {
+		return ""
+	}
+	if more {
+		return string(keep) + "x"
+	}
+	return string(keep[:end])
 }
