@@ -125,3 +125,21 @@ func TestReadClaudeInfoLongLineEdges(t *testing.T) {
 		})
 	}
 }
+
+// TestReadClaudeInfoDepthLimit holds the capture-mode reading of short
+// lines (validated by jsonl's Scanner, then parsed) equal to the tree
+// reading at the nesting limit, where the two validators could part.
+func TestReadClaudeInfoDepthLimit(t *testing.T) {
+	var lines [][]string
+	for d := 296; d <= 304; d++ {
+		// an entry whose message nests d levels in all
+		lines = append(lines, []string{`{"type":"user","message":{"content":`, strings.Repeat("[", d-2), strings.Repeat("]", d-2), "}}\n"})
+	}
+	held, streamed, _ := heldAndStreamed(t, writeClaude(t, lines...), 1<<20)
+	t.Logf("messages %d, problems %v", held.messages, held.problems)
+	require.NotZero(t, held.messages)
+	require.NotEmpty(t, held.problems, "no line went over the limit")
+	if !reflect.DeepEqual(held, streamed) {
+		t.Fatalf("capture-mode summary differs:\nheld     %+v\nstreamed %+v", *held, *streamed)
+	}
+}
