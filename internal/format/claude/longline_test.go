@@ -9,13 +9,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
 
 	"github.com/sessctl/sessctl/internal/export"
 	"github.com/sessctl/sessctl/internal/jsonl"
+	"github.com/sessctl/sessctl/internal/memtest"
 	"github.com/sessctl/sessctl/internal/model"
 	"github.com/sessctl/sessctl/internal/render"
 	"github.com/sessctl/sessctl/internal/search"
@@ -88,15 +88,6 @@ func writeLongClaude(t testing.TB, dir, kind string, size int, long func(w *bufi
 	return p
 }
 
-func allocated(fn func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	fn()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
 // showSink prints a transcript as show does (a model.TextRefTaker: long
 // texts come as references) or, when held, as a sink that takes none.
 type showSink struct {
@@ -147,7 +138,7 @@ func longOutputs(t *testing.T, p string) (map[string]string, map[string]uint64) 
 	run := func(name string, fn func(w io.Writer)) {
 		hw := newHashWriter()
 		bw := bufio.NewWriterSize(hw, 1<<16)
-		alloc[name] = allocated(func() { fn(bw) })
+		alloc[name] = memtest.Allocated(func() { fn(bw) })
 		require.NoError(t, bw.Flush())
 		out[name] = hw.sum()
 	}
@@ -461,7 +452,7 @@ func TestCountMessagesSameAsTranscript(t *testing.T) {
 		s = open()
 		var n int
 		var err error
-		a := allocated(func() { n, err = s.CountMessages() })
+		a := memtest.Allocated(func() { n, err = s.CountMessages() })
 		s.Close()
 		assert.Equal(t, int(want), n, p)
 		assert.Equal(t, werr != nil, err != nil, p)
