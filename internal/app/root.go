@@ -12,6 +12,7 @@ import (
 
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/discover"
+	"github.com/sessctl/sessctl/internal/fsx"
 	"github.com/sessctl/sessctl/internal/iostreams"
 	"github.com/sessctl/sessctl/internal/render"
 	"github.com/sessctl/sessctl/internal/sessfmt"
@@ -162,7 +163,7 @@ func loadConfig(getenv func(string) string, explicit string, none bool) (*viper.
 	if path == "" {
 		if x := getenv("XDG_CONFIG_HOME"); x != "" {
 			path = filepath.Join(x, "sessctl", "config.yaml")
-		} else if h := getenv("HOME"); h != "" {
+		} else if h := fsx.Home(getenv); h != "" {
 			path = filepath.Join(h, ".config", "sessctl", "config.yaml")
 		}
 	}

@@ -12,6 +12,7 @@ package discover
 
 import (
 	"fmt"
+	"github.com/sessctl/sessctl/internal/fsx"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 	"os"
 	"path/filepath"
@@ -36,10 +37,11 @@ func (e Env) Get(k string) string {
 	return e.Getenv(k)
 }
 
-// Home is $HOME (or the user's home directory when HOME is unset and the
-// environment is the process's own).
+// Home is the home folder as the agents find it (fsx.Home: $HOME, on Windows
+// %USERPROFILE% first), or the user's home directory when neither is set and the
+// environment is the process's own.
 func (e Env) Home() string {
-	if h := e.Get("HOME"); h != "" {
+	if h := fsx.Home(e.Get); h != "" {
 		return h
 	}
 	if e.Getenv == nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/sessctl/sessctl/internal/cmdutil"
 	"github.com/sessctl/sessctl/internal/discover"
+	"github.com/sessctl/sessctl/internal/fsx"
 	"github.com/sessctl/sessctl/internal/iostreams"
 	"github.com/sessctl/sessctl/internal/render"
 	"github.com/sessctl/sessctl/internal/sessfmt"
@@ -208,7 +209,7 @@ func writeTable(opts *Options, ss []*discover.Session, short map[*discover.Sessi
 	}
 	st := render.NewStyles(opts.IO)
 	now := opts.Now()
-	home := opts.Factory.Getenv("HOME")
+	home := fsx.Home(opts.Factory.Getenv)
 	type row struct{ agent, id, title, project, msgs, size, when, status string }
 	rows := make([]row, len(ss))
 	fixed := [6]int{len("AGENT"), len("ID"), len("MSGS"), len("SIZE"), len("ACTIVITY"), len("STATUS")}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"unicode/utf16"
+
+	"github.com/sessctl/sessctl/internal/fsx"
 )
 
 // maxSanitized is Claude Code's cap on an encoded project folder name
@@ -48,7 +50,7 @@ func ConfigDir(getenv func(string) string) string {
 	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
 		return d
 	}
-	if h := getenv("HOME"); h != "" {
+	if h := fsx.Home(getenv); h != "" {
 		return filepath.Join(h, ".claude")
 	}
 	return ""

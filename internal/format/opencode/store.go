@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sessctl/sessctl/internal/fsx"
 	"github.com/sessctl/sessctl/internal/problem"
 	"io"
 	"os"
@@ -427,7 +428,7 @@ func DataDirFrom(getenv func(string) string) string {
 	if x := getenv("XDG_DATA_HOME"); x != "" {
 		return filepath.Join(x, "opencode")
 	}
-	if h := getenv("HOME"); h != "" {
+	if h := fsx.Home(getenv); h != "" {
 		return filepath.Join(h, ".local", "share", "opencode")
 	}
 	return DefaultDataDir()
