@@ -61,9 +61,18 @@ func Acquire(file string, opts Options) (*Guard, error) {
 	// omp's ownership lease and pi-utils' session file lock: a live omp
 	// keeps its lease until it exits, so wait for them holding nothing
 	// (probing only), then take them last, after the publish lock.
+	// The targets are found once; an id omp would hash (held) can never
+	// be probed, so it fails at once rather than after the wait.
+	ts, held, err := leaseTargets(p)
+	if err != nil {
+		return nil, err
+	}
+	if len(held) > 0 {
+		return nil, &HeldError{File: p.file, Locks: held}
+	}
 	deadline := time.Now().Add(wait)
 	for {
-		live, err := liveLeases(p)
+		live, err := probeLeases(ts, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -124,7 +133,7 @@ func Acquire(file string, opts Options) (*Guard, error) {
 	}
 	// Then held for the critical section (no waiting here: omp appenders
 	// give up on the publish lock after 500 ms).
-	if err := g.takeLeases(p); err != nil {
+	if err := g.takeLeases(p, ts); err != nil {
 		return nil, err
 	}
 	ok = true

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/sessctl/sessctl/internal/fsx"
 )
 
 // The two omp locks that are keyed by something other than the session
@@ -62,7 +64,7 @@ func leaseDirs(file string) []string {
 		}
 	}
 	var bases []string
-	if home, err := os.UserHomeDir(); err == nil && home != "" {
+	if home := fsx.Home(os.Getenv); home != "" {
 		if c := os.Getenv("PI_CONFIG_DIR"); c != "" {
 			bases = append(bases, filepath.Join(home, c))
 		}
@@ -298,29 +300,26 @@ func heldLease(t leaseTarget) Lock {
 // inspectLeases probes omp's ownership lease and pi-utils' session file
 // lock for the session file p.file, never creating or keeping anything.
 func inspectLeases(p paths) ([]Lock, error) {
-	ts, out, err := leaseTargets(p)
+	ts, held, err := leaseTargets(p)
 	if err != nil {
 		return nil, err
 	}
+	return probeLeases(ts, held)
+}
+
+// probeLeases appends to held a Lock for each target whose lease is held.
+func probeLeases(ts []leaseTarget, held []Lock) ([]Lock, error) {
 	probe := newLeaseProber()
 	for _, t := range ts {
-		held, err := probe(t.path)
+		busy, err := probe(t.path)
 		if err != nil {
 			return nil, err
 		}
-		if held {
-			out = append(out, heldLease(t))
+		if busy {
+			held = append(held, heldLease(t))
 		}
 	}
-	return out, nil
-}
-
-func liveLeases(p paths) ([]Lock, error) {
-	l, err := inspectLeases(p)
-	if err != nil {
-		return nil, err
-	}
-	return Live(l), nil
+	return held, nil
 }
 
 // takeLeases holds every lease target the way omp's FileLock does where that
@@ -329,14 +328,7 @@ func liveLeases(p paths) ([]Lock, error) {
 // checks and its rename (an omp trying then moves its writes to a sibling
 // file, as it does for any other holder). Returns the held gates, or a
 // *HeldError naming what someone else holds.
-func (g *Guard) takeLeases(p paths) error {
-	ts, held, err := leaseTargets(p)
-	if err != nil {
-		return err
-	}
-	if len(held) > 0 {
-		return &HeldError{File: p.file, Locks: held}
-	}
+func (g *Guard) takeLeases(p paths, ts []leaseTarget) error {
 	for _, t := range ts {
 		h, busy, err := takeLease(t.path)
 		if err != nil {

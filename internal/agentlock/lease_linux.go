@@ -59,13 +59,6 @@ func abstractNames() (map[string]bool, bool) {
 	return names, true
 }
 
-// abstractBound reports whether the abstract socket "@name" is bound; ok
-// is false when /proc/net/unix cannot be read.
-func abstractBound(name string) (bound, ok bool) {
-	names, ok := abstractNames()
-	return names[name], ok
-}
-
 // takeLease holds omp's native FileLock for lockPath the way omp does on
 // Linux (the abstract socket; nothing on disk), plus an flock on a lockPath
 // file if one exists. held=true means someone else holds it.

@@ -16,6 +16,13 @@ import (
 // TestNativeNameVectors: GateName matches the abstract socket omp's native
 // FileLock binds, for lease-style and session-file lock paths. The vectors
 // were recorded from the real addon by testdata/gen_native_names.cjs.
+// abstractBound reports whether the abstract socket "@name" is bound; ok
+// is false when /proc/net/unix cannot be read.
+func abstractBound(name string) (bound, ok bool) {
+	names, ok := abstractNames()
+	return names[name], ok
+}
+
 func TestNativeNameVectors(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join("testdata", "native_names.json"))
 	if err != nil {
