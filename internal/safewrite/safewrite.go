@@ -560,8 +560,12 @@ func (w *Writer) copyBackup(base string) (string, error) {
 		if exists(name) {
 			continue
 		}
-		err := renameNoReplace(tmpName, name)
+		err := fsx.RenameNoReplace(tmpName, name)
 		if errors.Is(err, errors.ErrUnsupported) {
+			// Neither hard links nor a no-replace rename on this file
+			// system (FAT, some network mounts): a plain rename, chosen
+			// over making no backup. It can replace only a backup name
+			// that appeared since exists() above, never the session.
 			err = os.Rename(tmpName, name)
 		}
 		if errors.Is(err, fs.ErrExist) {
@@ -727,12 +731,12 @@ func (w *Writer) checkFresh() error {
 
 func (w *Writer) commitCreate(res *Result) (*Result, error) {
 	// link(2) fails if the name exists; where hard links are not
-	// supported, renameat2(RENAME_NOREPLACE) gives the same guarantee.
+	// supported, fsx.RenameNoReplace gives the same guarantee or fails.
 	err := linkFile(w.tmpN, w.path)
 	if err == nil {
 		w.removeTemp()
 	} else if !errors.Is(err, fs.ErrExist) {
-		if rerr := renameNoReplace(w.tmpN, w.path); rerr == nil {
+		if rerr := fsx.RenameNoReplace(w.tmpN, w.path); rerr == nil {
 			err = nil
 		} else if errors.Is(rerr, fs.ErrExist) {
 			err = rerr
