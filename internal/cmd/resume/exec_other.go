@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 )
 
 // execIn runs argv[0] (looked up in PATH, e.g. a .exe or an npm .cmd shim)
@@ -21,6 +22,11 @@ func execIn(dir string, argv []string) error {
 	cmd := exec.Command(path, argv[1:]...)
 	cmd.Dir = dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	// Ctrl-C reaches the agent and sessctl alike; the agent uses it to
+	// interrupt itself, so sessctl must not exit on it and leave the agent
+	// running behind the shell's prompt (on Windows only a Notify swallows
+	// it; signal.Ignore does not).
+	signal.Notify(make(chan os.Signal, 1), os.Interrupt)
 	if err := cmd.Start(); err != nil {
 		return errors.Join(fmt.Errorf("running %s", argv[0]), err)
 	}
