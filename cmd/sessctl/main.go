@@ -3,9 +3,9 @@ package main
 
 import (
 	"os"
-	"runtime/debug"
 
 	"github.com/sessctl/sessctl/internal/app"
+	"github.com/sessctl/sessctl/internal/cmdutil"
 )
 
 func main() {
@@ -13,8 +13,6 @@ func main() {
 	// end: collect garbage at half the default headroom, which keeps peak
 	// memory near the index size for about a tenth more CPU (docs/benchmarks.md).
 	// GOGC in the environment still wins.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(50)
-	}
+	cmdutil.GCPercent(50)
 	os.Exit(app.Main())
 }

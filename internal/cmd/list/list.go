@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -130,9 +129,7 @@ var listGCPercent = 150
 // Run runs list.
 func Run(opts *Options) error {
 	f := opts.Factory
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(listGCPercent)
-	}
+	cmdutil.GCPercent(listGCPercent)
 	sopts, err := f.DiscoverOptions(opts.Roots, opts.NoCache)
 	if err != nil {
 		return err

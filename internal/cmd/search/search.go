@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -139,7 +138,7 @@ session could not be read); 2 usage error.`,
 // Run runs search.
 func Run(opts *Options) error {
 	f := opts.Factory
-	if opts.FilesOnly && os.Getenv("GOGC") == "" {
+	if opts.FilesOnly {
 		// main collects at half the default headroom for the index of a
 		// large session, which search -l seldom builds (a pi file is read
 		// line by line); its heap is small, and at 50 the runtime's 4 MiB
@@ -147,7 +146,7 @@ func Run(opts *Options) error {
 		// tenth of the CPU over 2,000 sessions. Peak RSS of -l over a
 		// 200 MB line stayed within 10 % (read whole: 843 -> 845 MB; in
 		// pieces: 42 -> 46 MB).
-		debug.SetGCPercent(100)
+		cmdutil.GCPercent(100)
 	}
 	m, err := search.Compile(opts.Pattern, search.Options{Regexp: opts.Regexp, IgnoreCase: opts.IgnoreCase})
 	if err != nil {
