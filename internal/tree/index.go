@@ -20,6 +20,7 @@ package tree
 
 import (
 	"hash/maphash"
+	"iter"
 	"slices"
 	"sort"
 	"strings"
@@ -373,28 +374,29 @@ func (x *Index) Children(i int) []int32 {
 	return x.childList[x.childStart[i]:x.childStart[i+1]]
 }
 
-// Roots returns the nodes with no parent id, in file order.
-func (x *Index) Roots() []int {
-	var out []int
-	for i := range x.ids {
-		if !x.HasParent(i) {
-			out = append(out, i)
+// EachRoot yields the nodes with no parent id, in file order.
+func (x *Index) EachRoot() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := range x.ids {
+			if !x.HasParent(i) && !yield(i) {
+				return
+			}
 		}
 	}
-	return out
 }
+
+// Roots returns the nodes with no parent id, in file order.
+func (x *Index) Roots() []int { return slices.Collect(x.EachRoot()) }
 
 // CountRoots returns the number of nodes with no parent id and the second
 // of them in file order (None when there are fewer than two), without
 // listing them all.
 func (x *Index) CountRoots() (n, second int) {
 	second = None
-	for i := range x.ids {
-		if !x.HasParent(i) {
-			n++
-			if n == 2 {
-				second = i
-			}
+	for i := range x.EachRoot() {
+		n++
+		if n == 2 {
+			second = i
 		}
 	}
 	return n, second

@@ -433,7 +433,6 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 		if mfs.flags&mfContent == 0 || !userOrAssistant {
 			return true
 		}
-		mf := msg
 		if mfs.flags&mfNumTS != 0 {
 			if x := mfs.ts; mfs.flags&mfTS != 0 && (!st.haveActivity || x > st.lastActivity) {
 				st.lastActivity, st.haveActivity = x, true
@@ -453,7 +452,7 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 					return false
 				}
 			}
-			if txt := textContent(mf[mContent]); txt != "" {
+			if txt := textContent(msg[mContent]); txt != "" {
 				li.FirstMessage = clipText(txt, MaxFirstMessage)
 				st.firstFound = true
 			}

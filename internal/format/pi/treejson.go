@@ -72,11 +72,9 @@ func (f *File) WriteTreeJSON(out io.Writer, leaf int) error {
 	}
 	b = append(b, `,"roots":[`...)
 	k := 0
-	for i := range x.Len() { // x.Roots(), without the list
-		if !x.HasParent(i) {
-			id(k, i)
-			k++
-		}
+	for i := range x.EachRoot() {
+		id(k, i)
+		k++
 	}
 	b = append(b, `],"nodes":[`...)
 	flush(0)
@@ -311,10 +309,7 @@ func appendJSONString(b []byte, s string) []byte {
 // jsonUnsafe marks the bytes jsonSafe refuses.
 var jsonUnsafe = func() (t [256]bool) {
 	for c := range t {
-		t[c] = !jsonSafe(string(rune(c)))
-		if c >= 0x7f {
-			t[c] = true
-		}
+		t[c] = !jsonSafe(string([]byte{byte(c)}))
 	}
 	return t
 }()
