@@ -265,11 +265,7 @@ func (l *claudeLong) ref(s string) (jsonl.Elided, bool) {
 // pieces decodes the string r in pieces (ending at character boundaries)
 // as fastjson's StringBytes does.
 func (l *claudeLong) pieces(r jsonl.Elided, fn func([]byte) error) error {
-	sr := io.NewSectionReader(l.fh, r.Off, r.Len)
-	if r.Escaped {
-		return jsonl.DecodeStringLoose(sr, fn)
-	}
-	return jsonl.DecodeString(sr, true, fn)
+	return jsonl.DecodeStringAs(io.NewSectionReader(l.fh, r.Off, r.Len), !r.Escaped, true, fn)
 }
 
 // errStop ends a decoding early.

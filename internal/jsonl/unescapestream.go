@@ -44,6 +44,14 @@ func DecodeStringLoose(r io.Reader, fn func(piece []byte) error) error {
 	return decodeString(r, false, true, fn, StringPiece)
 }
 
+// DecodeStringAs is DecodeString (verbatim, or encoding/json's rules) or,
+// when loose and not verbatim, DecodeStringLoose: the one choice every
+// reader of a left-out string makes from its flags (a TextRef's Verbatim and
+// Loose, an Elided's Escaped and its reader's rules).
+func DecodeStringAs(r io.Reader, verbatim, loose bool, fn func(piece []byte) error) error {
+	return decodeString(r, verbatim, loose && !verbatim, fn, StringPiece)
+}
+
 // appendLooseEscape is appendEscape as fastjson unescapes (DecodeStringLoose).
 func appendLooseEscape(out, in []byte) (_ []byte, took int, ok bool) {
 	if len(in) < 2 || in[1] != 'u' {

@@ -3,6 +3,7 @@ package jsonl
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -122,5 +123,38 @@ func TestDecodeStringLong(t *testing.T) {
 	got, _, err := decodeAll(raw, false, StringPiece, true)
 	if err != nil || got != want {
 		t.Fatalf("one byte reads: err %v, equal %v", err, got == want)
+	}
+}
+
+// DecodeStringAs makes the same choice as its callers used to: verbatim
+// wins, loose picks fastjson's rules only for an escaped string.
+func TestDecodeStringAsChooses(t *testing.T) {
+	collect := func(dec func(io.Reader, func([]byte) error) error, s string) string {
+		var b strings.Builder
+		if err := dec(strings.NewReader(s), func(p []byte) error { b.Write(p); return nil }); err != nil {
+			return "error: " + err.Error()
+		}
+		return b.String()
+	}
+	lone := `"a\ud800b"` // a lone surrogate: U+FFFD for encoding/json, kept by fastjson
+	plain := `"a` + "\xff" + `b"`
+	cases := []struct {
+		s               string
+		verbatim, loose bool
+		want            func(io.Reader, func([]byte) error) error
+	}{
+		{lone, false, true, DecodeStringLoose},
+		{lone, false, false, func(r io.Reader, fn func([]byte) error) error { return DecodeString(r, false, fn) }},
+		{plain, true, true, func(r io.Reader, fn func([]byte) error) error { return DecodeString(r, true, fn) }},
+		{plain, true, false, func(r io.Reader, fn func([]byte) error) error { return DecodeString(r, true, fn) }},
+	}
+	for _, c := range cases {
+		got := collect(func(r io.Reader, fn func([]byte) error) error { return DecodeStringAs(r, c.verbatim, c.loose, fn) }, c.s)
+		if want := collect(c.want, c.s); got != want {
+			t.Errorf("DecodeStringAs(%q, verbatim=%v, loose=%v) = %q, want %q", c.s, c.verbatim, c.loose, got, want)
+		}
+	}
+	if a, b := collect(DecodeStringLoose, lone), collect(func(r io.Reader, fn func([]byte) error) error { return DecodeString(r, false, fn) }, lone); a == b {
+		t.Fatalf("the two rules agree on %q (%q): the test cannot tell them apart", lone, a)
 	}
 }

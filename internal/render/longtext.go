@@ -35,10 +35,7 @@ func TextPieces(ref *model.TextRef, fn func(string) error) error {
 		// The piece is not kept past fn: no copy.
 		return fn(unsafe.String(unsafe.SliceData(p), len(p)))
 	}
-	if ref.Loose && !ref.Verbatim {
-		return jsonl.DecodeStringLoose(io.NewSectionReader(fh, ref.Off, ref.Len), piece)
-	}
-	return jsonl.DecodeString(io.NewSectionReader(fh, ref.Off, ref.Len), ref.Verbatim, piece)
+	return jsonl.DecodeStringAs(io.NewSectionReader(fh, ref.Off, ref.Len), ref.Verbatim, ref.Loose, piece)
 }
 
 // appendEscape appends Escape(s) to dst without building a string.

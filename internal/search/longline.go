@@ -151,11 +151,7 @@ type looseTexter interface{ LooseStrings() bool }
 // decodeElided decodes a left-out string of ra in pieces: as fastjson
 // does when loose (jsonl.DecodeStringLoose), else as encoding/json.
 func decodeElided(ra io.ReaderAt, e jsonl.Elided, loose bool, fn func([]byte) error) error {
-	r := io.NewSectionReader(ra, e.Off, e.Len)
-	if loose && e.Escaped {
-		return jsonl.DecodeStringLoose(r, fn)
-	}
-	return jsonl.DecodeString(r, !e.Escaped, fn)
+	return jsonl.DecodeStringAs(io.NewSectionReader(ra, e.Off, e.Len), !e.Escaped, loose, fn)
 }
 
 // streamMatch counts a fixed pattern's matches (Matcher.Find's) in a text

@@ -123,11 +123,7 @@ func (f *File) longRef(s string) *model.TextRef {
 // longPieces decodes the text of ref in pieces (each ending at a
 // character boundary), as fastjson decodes it.
 func longPieces(ref *model.TextRef, ra io.ReaderAt, fn func([]byte) error) error {
-	r := io.NewSectionReader(ra, ref.Off, ref.Len)
-	if ref.Loose && !ref.Verbatim {
-		return jsonl.DecodeStringLoose(r, fn)
-	}
-	return jsonl.DecodeString(r, ref.Verbatim, fn)
+	return jsonl.DecodeStringAs(io.NewSectionReader(ra, ref.Off, ref.Len), ref.Verbatim, ref.Loose, fn)
 }
 
 // holdLong reads the text of ref whole (for a view that takes no
