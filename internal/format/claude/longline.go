@@ -120,6 +120,16 @@ func (f *File) longRef(s string) *model.TextRef {
 	return &model.TextRef{Path: f.Path, Off: r.Off, Len: r.Len, Verbatim: !r.Escaped, Loose: r.Escaped}
 }
 
+// longRefBytes is longRef for a decoded string given as bytes: it is
+// turned into a string only when it may be a placeholder, so the texts of
+// files without long lines are not copied.
+func (f *File) longRefBytes(b []byte) *model.TextRef {
+	if f == nil || f.long == nil || !jsonl.HoldsBytes(b) {
+		return nil
+	}
+	return f.longRef(string(b))
+}
+
 // longPieces decodes the text of ref in pieces (each ending at a
 // character boundary), as fastjson decodes it.
 func longPieces(ref *model.TextRef, ra io.ReaderAt, fn func([]byte) error) error {
@@ -146,9 +156,9 @@ func (*stopErr) Error() string { return "stop" }
 // blank is strings.TrimSpace(string(s)) == "" for a decoded string that
 // may be a placeholder of a long line (decoded from the file, in pieces).
 func (f *File) blank(s []byte) bool {
-	ref := f.longRef(string(s))
+	ref := f.longRefBytes(s)
 	if ref == nil {
-		return strings.TrimSpace(string(s)) == ""
+		return len(bytes.TrimSpace(s)) == 0
 	}
 	space := true
 	err := longPieces(ref, f.ra, func(p []byte) error {
@@ -168,9 +178,9 @@ func (f *File) blank(s []byte) bool {
 // hasPrefix is strings.HasPrefix(string(s), prefix) for a decoded string
 // that may be a placeholder of a long line.
 func (f *File) hasPrefix(s []byte, prefix string) bool {
-	ref := f.longRef(string(s))
+	ref := f.longRefBytes(s)
 	if ref == nil {
-		return strings.HasPrefix(string(s), prefix)
+		return bytes.HasPrefix(s, []byte(prefix))
 	}
 	var head []byte
 	_ = longPieces(ref, f.ra, func(p []byte) error {

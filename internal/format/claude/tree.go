@@ -320,7 +320,7 @@ func head(b []byte, max int) string {
 func previewOf(v *fastjson.Value, typ, sub string, max int, lg *File) (_ string, ok bool) {
 	// hd is head(prefix + t, max), t trimmed (bytes.TrimSpace) when trim.
 	hd := func(prefix string, t []byte, trim bool) string {
-		if ref := lg.longRef(string(t)); ref != nil {
+		if ref := lg.longRefBytes(t); ref != nil {
 			return lg.longHead(prefix, ref, trim, max)
 		}
 		if trim {
