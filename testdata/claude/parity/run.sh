@@ -3,7 +3,7 @@
 # and writes testdata/claude/parity/expect/<case>.json. Run from the
 # repository root, as root (it needs a network namespace):
 #
-#   npm install --prefix /tmp/ccoracle @anthropic-ai/claude-agent-sdk@0.3.330
+#   npm install --prefix /tmp/ccoracle @anthropic-ai/claude-agent-sdk@0.3.331
 #   testdata/claude/parity/run.sh /tmp/ccoracle/node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude [case...]
 #
 # With case names after the binary only those cases are run again.

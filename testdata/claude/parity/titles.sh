@@ -2,7 +2,7 @@
 # titles.sh lists the parity sessions with the Claude Agent SDK and writes
 # testdata/claude/parity/expect/list.json. Run from the repository root:
 #
-#   npm install --prefix /tmp/ccoracle @anthropic-ai/claude-agent-sdk@0.3.330
+#   npm install --prefix /tmp/ccoracle @anthropic-ai/claude-agent-sdk@0.3.331
 #   testdata/claude/parity/titles.sh /tmp/ccoracle
 set -eu
 NM=${1:?usage: titles.sh /folder/holding/node_modules}
