@@ -282,7 +282,7 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 	hashIDs(rec, b)
 	if list {
 		ih := b.Aux.(*idHashes)
-		ih.lf = append(ih.lf, listFactOf(rec))
+		ih.lf = append(ih.lf, listFactOf(rec, ih.h[len(ih.h)-1]))
 	}
 	if rec.Kind != jsonl.Object {
 		return
@@ -601,10 +601,11 @@ func (f *File) releaseFacts() {
 		st := c.factStore
 		putStore(outStores, &st)
 		for _, ih := range c.aux {
-			if cap(ih.h) > maxPooledAux || cap(ih.msg) > maxPooledAux || cap(ih.lf) > maxPooledAux {
+			if cap(ih.h) > maxPooledAux || cap(ih.msg) > maxPooledAux || cap(ih.lf) > maxPooledAux || cap(ih.ids) > 64*maxPooledAux {
 				continue
 			}
-			ih.h, ih.msg, ih.lf, ih.facts = ih.h[:0], ih.msg[:0], ih.lf[:0], nil
+			ih.reset()
+			ih.facts = nil
 			select {
 			case auxPool <- ih:
 			default:

@@ -278,12 +278,9 @@ type listState struct {
 	parents    []uint64
 	lastID     uint64
 	haveLastID bool
-	// idHash is idHash of the id of the line line is given, when
-	// idHashOK (listLine sets it from the parallel pass's workers).
-	idHash   uint64
-	idHashOK bool
 	// pre is what the workers read of the line line is given
-	// (listFactOf), when listLine has it.
+	// (listFactOf), when listLine has it: then line reads none of the
+	// line's id, parent, type and message bytes.
 	pre        *listFact
 	headerHash uint64 // the header id's idHash (an entry whose parent it is, is a root)
 	firstFound bool
@@ -401,8 +398,8 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 	}
 	st.haveLastID = false
 	if f[kID] != nil {
-		if st.idHashOK {
-			st.lastID = st.idHash // the workers' (pipeline.go hashIDs): the same hash
+		if st.pre != nil {
+			st.lastID = st.pre.id
 		} else {
 			st.lastID = idHash(f[kID])
 		}
@@ -852,11 +849,9 @@ func (rd *reader) listLine(rec *jsonl.Record) {
 	if n := len(body); n > 0 && body[n-1] == '\r' {
 		body = body[:n-1]
 	}
-	st.idHash, st.idHashOK = rd.idHash, rd.idHashOK
 	if !st.line(rec.Line, body, rec.Newline, rec.Kind, rec.BOM, rec.Top, rec.Sub, false) {
 		st.stopped = true
 	}
-	st.idHashOK = false
 }
 
 // listFact is what the listing scan (listState.line) reads of a line's
@@ -865,6 +860,7 @@ func (rd *reader) listLine(rec *jsonl.Record) {
 // reads none of these bytes again (with ParallelOptions.InPlace they are
 // in the file's mapped pages, scanned a chunk ago).
 type listFact struct {
+	id     uint64 // idHash of the id (0 when the line has none)
 	parent uint64 // idHash of the parent id (lfParent)
 	flags  uint8
 	msg    msgFacts // a message line's (lfMessage)
@@ -938,13 +934,16 @@ func messageFacts(m []byte, mf [][]byte) msgFacts {
 }
 
 // listFactOf is the listing's fact of rec (zero for a line that is not
-// an object).
-func listFactOf(rec *jsonl.Record) listFact {
+// an object), given h, idHash of its id when it has one (hashIDs').
+func listFactOf(rec *jsonl.Record, h uint64) listFact {
 	var lf listFact
 	if rec.Kind != jsonl.Object || rec.Top == nil {
 		return lf
 	}
 	top := rec.Top
+	if top[kID] != nil {
+		lf.id = h
+	}
 	if jsonl.Truthy(top[kParentID]) {
 		lf.flags |= lfParent
 		lf.parent = idHash(top[kParentID])

@@ -3,6 +3,7 @@ package pi
 import (
 	"bytes"
 	"io"
+	"math"
 	"unsafe"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
@@ -146,6 +147,14 @@ type idHashes struct {
 	// msg holds, for each record, what take reads of a plain message
 	// entry (msgDigest), or 0 when take must read the record itself.
 	msg []uint32
+	// idAt holds, for each record whose msg is not 0, where its id and
+	// parent id are in ids: a length byte and the bytes of each (the
+	// values of plain strings). The workers copy them while the line is in
+	// their cache, so that the indexing goroutine, which is serial, reads
+	// them from this small buffer instead of the line, long evicted by then
+	// (a miss per line).
+	idAt []uint32
+	ids  []byte
 	// roles caches the kinds of message roles (kindOf takes a lock).
 	roles [4]roleKind
 	// facts is check's facts of the batch (checkfacts.go: its Inspect
@@ -155,6 +164,54 @@ type idHashes struct {
 	// (listFactOf), when the pass lists.
 	lf []listFact
 }
+
+// reset empties ih for a batch (or a file) to come.
+func (ih *idHashes) reset() {
+	ih.h, ih.msg, ih.idAt, ih.ids, ih.lf = ih.h[:0], ih.msg[:0], ih.idAt[:0], ih.ids[:0], ih.lf[:0]
+}
+
+// idsOf returns the id and parent id (empty when none) of record i, whose
+// digest is not 0, as hashIDs kept them. They share ih's buffer.
+func (ih *idHashes) idsOf(i int) (id, parent string) {
+	p := ih.ids[ih.idAt[i]:]
+	n := int(p[0])
+	if n > 0 {
+		id = unsafe.String(&p[1], n)
+	}
+	p = p[1+n:]
+	if m := int(p[0]); m > 0 {
+		parent = unsafe.String(&p[1], m)
+	}
+	return id, parent
+}
+
+// keepIDs appends the values of rec's id and parent id (plain strings, as
+// the digest d says; each at most maxKeptID bytes) to ih.ids and returns
+// where they start, or false when one is longer.
+func (ih *idHashes) keepIDs(rec *jsonl.Record, d uint32) (uint32, bool) {
+	var id, parent []byte
+	if d&msgID != 0 {
+		raw := rec.Top[capID]
+		id = raw[1 : len(raw)-1]
+	}
+	if d&msgParent != 0 {
+		raw := rec.Top[capParent]
+		parent = raw[1 : len(raw)-1]
+	}
+	if len(id) > maxKeptID || len(parent) > maxKeptID || len(ih.ids) > math.MaxUint32-2*maxKeptID {
+		return 0, false
+	}
+	at := uint32(len(ih.ids))
+	ih.ids = append(ih.ids, byte(len(id)))
+	ih.ids = append(ih.ids, id...)
+	ih.ids = append(ih.ids, byte(len(parent)))
+	ih.ids = append(ih.ids, parent...)
+	return at, true
+}
+
+// maxKeptID is the longest id keepIDs keeps (a length byte); the digest
+// of a line with a longer one is 0, and take reads the line.
+const maxKeptID = 255
 
 // roleKind is one of idHashes.roles.
 type roleKind struct {
@@ -176,15 +233,6 @@ const (
 func plainString(raw []byte) bool {
 	n := len(raw)
 	return n >= 2 && raw[0] == '"' && raw[n-1] == '"' && noBackslash(raw[1:n-1])
-}
-
-// plainView is the value of a raw JSON string that plainString accepts,
-// sharing its bytes.
-func plainView(raw []byte) string {
-	if len(raw) == 2 {
-		return ""
-	}
-	return unsafe.String(&raw[1], len(raw)-2)
 }
 
 // msgDigest returns the digest of rec, a message object line whose
@@ -244,10 +292,11 @@ func hashIDs(rec *jsonl.Record, b *jsonl.Batch) {
 		b.Aux = ih
 	}
 	if len(b.Records) == 0 {
-		ih.h, ih.msg, ih.lf = ih.h[:0], ih.msg[:0], ih.lf[:0]
+		ih.reset()
 	}
 	var h uint64
 	var d uint32
+	var at uint32
 	if rec.Kind == jsonl.Object && rec.Top != nil {
 		if raw := rec.Top[capID]; raw != nil {
 			h = tree.HashString(rawKeyView(raw))
@@ -257,31 +306,33 @@ func hashIDs(rec *jsonl.Record, b *jsonl.Batch) {
 		if !rec.BOM && rec.Newline && rec.Value == nil && bytes.Equal(rec.Top[capType], typeMessage) {
 			d = ih.msgDigest(rec)
 		}
+		if d != 0 {
+			var ok bool
+			if at, ok = ih.keepIDs(rec, d); !ok {
+				d = 0
+			}
+		}
 	}
 	ih.h = append(ih.h, h)
 	ih.msg = append(ih.msg, d)
+	ih.idAt = append(ih.idAt, at)
 }
 
 // takeMessage is take for a message line after the header, given its
-// digest (msgDigest) and, when rd.idHashOK, its id's hash.
-func (rd *reader) takeMessage(rec *jsonl.Record, d uint32) {
+// digest (msgDigest), its id and parent id (as idHashes.idsOf gives them)
+// and, when rd.idHashOK, its id's hash. It reads none of rec's bytes.
+func (rd *reader) takeMessage(rec *jsonl.Record, d uint32, id, parent string) {
 	size := rec.Offset + rec.Len()
 	if size >= maxOffset {
 		rd.take(rec)
 		return
 	}
 	rd.size = size
-	id, parent := noIDKey, ""
 	var flags uint8
-	if d&msgID != 0 {
-		id = plainView(rec.Top[capID])
-	} else {
-		flags = flagNoID
+	if d&msgID == 0 {
+		id, flags = noIDKey, flagNoID
 	}
 	hasParent := d&msgParent != 0
-	if hasParent {
-		parent = plainView(rec.Top[capParent])
-	}
 	rd.reserve(rec.Offset)
 	// The entry is built after the call, in registers: built before, it
 	// was spilled field by field and reloaded in wider words, a load the
@@ -326,14 +377,15 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 		var ds []uint32   // and their message digests
 		var lf []listFact // and the listing's facts (inspect with list)
 		rd.idHashOK = false
-		if ih, ok := b.Aux.(*idHashes); ok {
-			if len(ih.h) == len(b.Records) && len(ih.msg) == len(b.Records) {
+		ih, _ := b.Aux.(*idHashes)
+		if ih != nil {
+			if len(ih.h) == len(b.Records) && len(ih.msg) == len(b.Records) && len(ih.idAt) == len(b.Records) {
 				hs, ds = ih.h, ih.msg
 			}
 			if len(ih.lf) == len(b.Records) {
 				lf = ih.lf
 			}
-			defer func() { ih.h, ih.msg, ih.lf = ih.h[:0], ih.msg[:0], ih.lf[:0] }() // the batch is reused
+			defer ih.reset() // the batch is reused
 		}
 		for i := range b.Records {
 			rec := &b.Records[i]
@@ -369,7 +421,8 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 			}
 			before := rd.f.Index.Len()
 			if ds != nil && ds[i] != 0 && (rd.f.Header != nil || rd.f.HeaderErr != nil) {
-				rd.takeMessage(rec, ds[i])
+				id, parent := ih.idsOf(i)
+				rd.takeMessage(rec, ds[i], id, parent)
 			} else {
 				rd.take(rec)
 			}
