@@ -27,13 +27,28 @@ type Target struct {
 	// file (the same title), which reads it once without building an
 	// index.
 	Describe func() (agent, id, title string, err error)
+	// Ident, when set, gives the id of a session with a hit whose Target
+	// lacks it, from the start of its file (head: as much as was read
+	// with the first block, nil to have Ident read it): the caller passes
+	// list's own id rule (discover.Provider.Ident). ok is false when the
+	// head cannot tell; Describe (or the session's Meta) is then asked.
+	// Used only with Config.NoTitles.
+	Ident func(head []byte) (id string, ok bool)
 }
 
 // describe fills what t lacks of agent, id and title: with t.Describe when
 // set, else from the session's Meta (s, or the session opened for it).
-func describe(cfg *Config, t *Target, s sessfmt.Session) {
-	if t.Agent != "" && t.ID != "" && t.Title != "" {
+// With cfg.NoTitles the title is not needed: t.Ident gives the id from the
+// file's head (head, or nil) where it can, without reading the file whole.
+func describe(cfg *Config, t *Target, s sessfmt.Session, head []byte) {
+	if t.Agent != "" && t.ID != "" && (t.Title != "" || cfg.NoTitles) {
 		return
+	}
+	if cfg.NoTitles && t.Agent != "" && t.Ident != nil {
+		if id, ok := t.Ident(head); ok {
+			t.ID = id
+			return
+		}
 	}
 	fill := func(agent, id, title string) {
 		if t.Agent == "" {
@@ -75,6 +90,11 @@ type Config struct {
 	ActiveOnly bool
 	// FirstOnly stops at a session's first hit (list the sessions only).
 	FirstOnly bool
+	// NoTitles says the caller does not show titles: a session with a hit
+	// whose Target lacks its id gets it from Target.Ident, which reads no
+	// further than the first lines, instead of from a summary of the whole
+	// file; Hit.Title is then what the Target knew (maybe "").
+	NoTitles bool
 	// Open opens a session (the registry's OpenRef).
 	Open func(sessfmt.Ref) (sessfmt.Session, error)
 	// Format returns a registered format by name (the registry's Format);
@@ -316,7 +336,7 @@ func searchOne(cfg *Config, t Target, buf []byte) *Result {
 	}
 	hit := func(x *sessfmt.Text, snippet string, spans [][2]int, total int) error {
 		if !described {
-			describe(cfg, &t, s)
+			describe(cfg, &t, s, nil)
 			res.Target, described = t, true
 		}
 		h := Hit{
@@ -398,8 +418,14 @@ func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, 
 		res.Err = err
 		return res
 	}
+	var r io.Reader = rf
+	var hr *headReader
+	if cfg.NoTitles && t.ID == "" && t.Ident != nil {
+		hr = &headReader{r: rf} // the id may come from the file's first lines
+		r = hr
+	}
 	rest := 0 // the line to read on from, line by line
-	err = pre.ScanLineBytes(rf, buf, firstBlock, func(line int, raw []byte) error {
+	err = pre.ScanLineBytes(r, buf, firstBlock, func(line int, raw []byte) error {
 		if raw == nil {
 			rest = line
 			return errStop
@@ -452,7 +478,11 @@ func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, 
 	if t.Agent == "" {
 		t.Agent = t.Ref.Agent
 	}
-	describe(cfg, &t, nil)
+	var head []byte
+	if hr != nil {
+		head = hr.head
+	}
+	describe(cfg, &t, nil, head)
 	hit.Agent, hit.ID, hit.ShortID, hit.Title = t.Agent, t.ID, short(t.ID), t.Title
 	res.Target = t
 	res.Hits = []Hit{*hit}

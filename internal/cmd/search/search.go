@@ -40,6 +40,7 @@ type Options struct {
 	Roles       []string
 	AllBranches bool
 	FilesOnly   bool
+	Titles      bool
 
 	Agents      []string
 	Project     string
@@ -79,9 +80,15 @@ path only).
 
 Output: on a terminal, hits grouped by session with the match highlighted;
 piped, one hit per line, tab-separated: agent, session id, entry id, line,
-role, kind, time (RFC 3339), "active" or "branch", snippet, session. -l
-prints one session per line: agent, id, title, session. --json prints JSON
-Lines, one hit per line. Session text is escaped like everywhere else.
+role, kind, time (RFC 3339), "active" or "branch", snippet, session. --json
+prints JSON Lines, one hit per line. Session text is escaped like everywhere
+else.
+
+-l prints one session per line: agent, id, session; as grep -l, each file is
+read only up to its first hit. --titles adds the title before the session
+(list's title: a session the list cache does not know is read whole once,
+then kept in the cache). With --json, -l prints one JSON object per session
+(agent, id, session; title with --titles).
 
 Speed: a raw-byte prefilter picks the lines that may match; only those are
 decoded and matched exactly; sessions are searched in parallel.
@@ -91,6 +98,7 @@ session could not be read); 2 usage error.`,
 		Example: `  sessctl search 'connection refused'
   sessctl search -i -E 'fix(ed)? the (parser|lexer)' --agent claude --since 7d
   sessctl search -l TODO --project . | fzf
+  sessctl search -l --titles TODO | cut -f2,3
   sessctl search --in tool-output --json 'panic:' | jq .session`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 {
@@ -103,6 +111,9 @@ session could not be read); 2 usage error.`,
 			opts.JSON = f.JSON
 			if opts.Regexp && opts.Fixed {
 				return cmdutil.FlagErrorf("-E and -F cannot be used together")
+			}
+			if opts.Titles && !opts.FilesOnly {
+				return cmdutil.FlagErrorf("--titles needs -l")
 			}
 			if _, err := sessfmt.ParseTextKinds(opts.In); err != nil {
 				return cmdutil.FlagErrorf("--in: %v", err)
@@ -126,7 +137,8 @@ session could not be read); 2 usage error.`,
 	fl.StringSliceVar(&opts.In, "in", []string{"text", "tool-input", "tool-output"}, "Kinds of text: text, thinking, tool-input, tool-output, title, all")
 	fl.StringSliceVar(&opts.Roles, "role", nil, "Only these roles (repeatable): user, assistant, tool, system, …")
 	fl.BoolVar(&opts.AllBranches, "all-branches", true, "Every entry in the file (false: the active path only)")
-	fl.BoolVarP(&opts.FilesOnly, "files-with-matches", "l", false, "Print the matching sessions only, one per line")
+	fl.BoolVarP(&opts.FilesOnly, "files-with-matches", "l", false, "Print the matching sessions only, one per line: agent, id, session")
+	fl.BoolVar(&opts.Titles, "titles", false, "With -l: print each session's title too (reads a session the list cache does not know whole)")
 	cmdutil.AddSessionFilterFlags(fl, &opts.Agents, &opts.Project)
 	fl.BoolVar(&opts.AllProjects, "all-projects", true, "Sessions of all projects (--all-projects=false: current directory only)")
 	fl.StringVar(&opts.Since, "since", "", "Only sessions active since `DURATION|DATE` (30m, 12h, 7d, 2w, 2026-01-31, RFC 3339)")
@@ -155,8 +167,9 @@ func Run(opts *Options) error {
 	kinds, _ := sessfmt.ParseTextKinds(opts.In)
 	cfg := search.Config{
 		Matcher: m, Kinds: kinds, Roles: opts.Roles, ActiveOnly: !opts.AllBranches, FirstOnly: opts.FilesOnly,
-		Open:   func(r sessfmt.Ref) (sessfmt.Session, error) { return f.Registry.OpenRef(r, sessfmt.OpenOptions{}) },
-		Format: f.Registry.Format,
+		NoTitles: opts.FilesOnly && !opts.Titles,
+		Open:     func(r sessfmt.Ref) (sessfmt.Session, error) { return f.Registry.OpenRef(r, sessfmt.OpenOptions{}) },
+		Format:   f.Registry.Format,
 	}
 	var targets []search.Target
 	var results []*search.Result // searched already, in the order to show
@@ -187,6 +200,21 @@ func Run(opts *Options) error {
 		}
 		hits += len(r.Hits)
 		switch {
+		case opts.FilesOnly && opts.JSON:
+			h := r.Hits[0]
+			row := fileRow{Agent: h.Agent, ID: h.ID, Session: h.Session}
+			if opts.Titles {
+				row.Title = &h.Title
+			}
+			b, err := json.Marshal(&row)
+			if err != nil {
+				return err
+			}
+			if tty {
+				b = render.EscapeJSONForTerminal(b)
+			}
+			out.Write(b)
+			out.WriteByte('\n')
 		case opts.JSON:
 			for i := range r.Hits {
 				b, err := json.Marshal(&r.Hits[i])
@@ -199,9 +227,12 @@ func Run(opts *Options) error {
 				out.Write(b)
 				out.WriteByte('\n')
 			}
-		case opts.FilesOnly:
+		case opts.FilesOnly && opts.Titles:
 			h := r.Hits[0]
 			fmt.Fprintf(out, "%s\t%s\t%s\t%s\n", tsv(h.Agent), tsv(h.ID), tsv(h.Title), tsv(h.Session))
+		case opts.FilesOnly:
+			h := r.Hits[0]
+			fmt.Fprintf(out, "%s\t%s\t%s\n", tsv(h.Agent), tsv(h.ID), tsv(h.Session))
 		case tty:
 			writeGroup(out, r, st, hl)
 		default:
@@ -241,6 +272,14 @@ func Run(opts *Options) error {
 		return cmdutil.SilentError
 	}
 	return cmdutil.ErrProblems
+}
+
+// fileRow is one session of -l --json.
+type fileRow struct {
+	Agent   string  `json:"agent"`
+	ID      string  `json:"id"`
+	Title   *string `json:"title,omitempty"` // with --titles
+	Session string  `json:"session"`         // the ref every command accepts
 }
 
 func pathWord(on bool) string {
@@ -438,9 +477,11 @@ func filter(opts *Options, in []*discover.Session) ([]*discover.Session, error) 
 // no filter needs a summary (no --since, no --project): the files list
 // finds, with the list cache's agent, id and title where the cache is fresh
 // for a file (and its sidechain verdict). A file the cache does not know is
-// searched as it is; its title is read only if it has a hit, and is then
-// added to the cache (a brief row: list still reads the file itself), which
-// the caller saves. One file under several names (links) is searched once,
+// searched as it is; if it has a hit, its id is read from its first lines
+// where they tell it and no title is shown (-l without --titles), else its
+// id and title from list's summary of the whole file, which is then added
+// to the cache (a brief row: list still reads the file itself), which the
+// caller saves. One file under several names (links) is searched once,
 // as list lists it once. Claude Code subagent transcripts
 // (<session>/subagents/) are left out unless --all, as list leaves
 // sidechain-only files out.
@@ -548,6 +589,12 @@ func eachQuickTarget(opts *Options, sopts discover.Options, dirs *search.Dirs, a
 			}
 			if t.ID == "" && !opts.All && strings.Contains(filepath.ToSlash(p), "/subagents/") {
 				continue
+			}
+			if t.ID == "" {
+				// -l without --titles: the id from the file's first lines,
+				// by list's own rule, where they tell it.
+				p, fst, prov := p, fst, prov
+				t.Ident = func(head []byte) (string, bool) { return prov.Ident(p, fst, head) }
 			}
 			if t.ID == "" && prov.Info != nil {
 				// Not in the list cache: a session with a hit gets its id and

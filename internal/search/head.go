@@ -1,0 +1,40 @@
+package search
+
+import (
+	"bytes"
+	"io"
+)
+
+// maxHead bounds the head headReader keeps.
+const maxHead = 4 << 10
+
+// headReader passes reads through and keeps a copy of the file's first
+// lines as its first read gave them (up to the end of the second line, at
+// most maxHead bytes): what Target.Ident needs of a session with a hit,
+// which the scan's buffer may no longer hold by then. head stays nil when
+// the first read holds less than two whole lines (Ident then reads the
+// head itself).
+type headReader struct {
+	r     io.Reader
+	head  []byte
+	first bool // the first read is done
+}
+
+func (h *headReader) Read(b []byte) (int, error) {
+	n, err := h.r.Read(b)
+	if !h.first && n > 0 {
+		h.first = true
+		got := b[:n]
+		got = got[:min(len(got), maxHead)]
+		end := 0
+		for i := 0; i < 2; i++ {
+			j := bytes.IndexByte(got[end:], '\n')
+			if j < 0 {
+				return n, err
+			}
+			end += j + 1
+		}
+		h.head = bytes.Clone(got[:end])
+	}
+	return n, err
+}
