@@ -186,44 +186,25 @@ func (m *mapping) scan(s *Scanner, j *pjob, o ParallelOptions, getBatch func() *
 }
 
 // streamLine is streamLine for a line of the mapping longer than a chunk,
-// starting at p: it is fed to its scanner a piece at a time, and the
-// pages fed are dropped as it goes. It adds the line's record to b and
-// returns the line's size.
+// starting at p: its pieces are slices of the mapping, and the pages fed
+// are dropped as it goes. It adds the line's record to b and returns the
+// line's size.
 func (m *mapping) streamLine(p int, c *Capture, longTop, longSub int, first bool, b *Batch) int64 {
-	st := newStreamScanner(c)
-	st.keepTop, st.keepSub = longTop, longSub
-	rec := Record{Line: 1, Offset: int64(p), Streamed: true}
 	data := m.data[p:]
-	pos := 0
-	if first && bytes.HasPrefix(data, BOM) {
-		rec.BOM = true
-		pos = len(BOM)
-	}
-	var last byte
-	nl, end, fed := false, len(data), 0 // fed: where the last drop ended
-	for pos < len(data) {
-		piece := data[pos:min(pos+streamPiece, len(data))]
-		if i := bytes.IndexByte(piece, '\n'); i >= 0 {
-			piece, nl, end = piece[:i], true, pos+i+1
-		}
-		if len(piece) > 0 {
-			st.Write(piece)
-			last = piece[len(piece)-1]
-		}
-		if nl {
-			break
-		}
-		pos += len(piece)
-		if pos-fed >= dropStep {
+	pos, fed := 0, 0 // fed: where the last drop ended
+	_, size, _ := streamLine(c, longTop, longSub, int64(p), first, b, func() ([]byte, error) {
+		if pos-fed >= dropStep { // the pieces before pos were fed
 			m.dropInside(p+fed, p+pos)
 			fed = pos
 		}
-	}
-	rec.Newline, rec.Size = nl, int64(end)
-	rec.CRLF = nl && last == '\r'
-	streamedKind(st, &rec)
-	b.add(&rec, st.subSlot)
-	return rec.Size
+		piece := data[pos:min(pos+streamPiece, len(data))]
+		pos += len(piece)
+		if pos == len(data) {
+			return piece, io.EOF
+		}
+		return piece, nil
+	})
+	return size
 }
 
 // streamPiece is how much of a long line is given to its scanner at once.

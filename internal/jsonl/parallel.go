@@ -378,7 +378,16 @@ func (p *pipe) readChunks(r io.Reader, cb0 *chunkBuf, n0 int) error {
 			j := &pjob{offset: offset, first: first, out: make(chan *Batch, 1)}
 			b := getBatch()
 			b.inPlace = false
-			rest, size, e := streamLine(r, data, buf, o.Capture, o.LongTop, o.LongSub, offset, first, b)
+			head := data // the line's start, then what follows from r
+			rest, size, e := streamLine(o.Capture, o.LongTop, o.LongSub, offset, first, b, func() ([]byte, error) {
+				if head != nil {
+					p := head
+					head = nil
+					return p, nil
+				}
+				n, err := r.Read(buf)
+				return buf[:n], err
+			})
 			if e != nil {
 				return e
 			}
@@ -629,41 +638,36 @@ func copyRecord(dst, src *Record) {
 	dst.Top, dst.Sub, dst.Size, dst.Streamed = src.Top, src.Sub, src.Size, src.Streamed
 }
 
-// streamLine validates a line longer than a chunk: data (the start of the
-// line, in buf) and what follows from r up to its newline, read into buf.
-// It adds the line's record (Streamed, line 1) to b and returns the bytes
-// read after the line (in buf) and the line's size.
-func streamLine(r io.Reader, data, buf []byte, c *Capture, longTop, longSub int, offset int64, first bool, b *Batch) (rest []byte, size int64, err error) {
+// streamLine validates a line longer than a chunk, starting at offset of
+// the input, as next gives it a piece at a time (the first piece starts
+// the line; the last one holds its newline or ends with io.EOF). It adds
+// the line's record (Streamed, line 1) to b and returns the bytes of the
+// last piece after the line and the line's size. The reader of read calls
+// and the mapping's (mapping.streamLine) differ only in their pieces.
+func streamLine(c *Capture, longTop, longSub int, offset int64, first bool, b *Batch, next func() ([]byte, error)) (rest []byte, size int64, err error) {
 	st := newStreamScanner(c)
 	st.keepTop, st.keepSub = longTop, longSub
 	rec := Record{Line: 1, Offset: offset, Streamed: true}
-	head := data
-	if first && bytes.HasPrefix(head, BOM) {
-		rec.BOM = true
-		head = head[len(BOM):]
-	}
 	var last byte
-	feed := func(p []byte) {
-		if len(p) > 0 {
-			st.Write(p)
-			last = p[len(p)-1]
-		}
-	}
-	feed(head)
-	size = int64(len(data))
 	nl := false
-	for {
-		n, e := r.Read(buf)
-		chunk := buf[:n]
-		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
-			feed(chunk[:i])
-			size += int64(i + 1)
-			rest, nl = chunk[i+1:], true
-			break
+	for start := true; ; start = false {
+		piece, e := next()
+		if start && first && bytes.HasPrefix(piece, BOM) {
+			rec.BOM = true
+			size += int64(len(BOM))
+			piece = piece[len(BOM):]
 		}
-		feed(chunk)
-		size += int64(n)
-		if errors.Is(e, io.EOF) {
+		if i := bytes.IndexByte(piece, '\n'); i >= 0 {
+			rest, nl = piece[i+1:], true
+			piece = piece[:i]
+			size++
+		}
+		if len(piece) > 0 {
+			st.Write(piece)
+			last = piece[len(piece)-1]
+			size += int64(len(piece))
+		}
+		if nl || errors.Is(e, io.EOF) {
 			break
 		}
 		if e != nil {
