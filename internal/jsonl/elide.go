@@ -3,9 +3,11 @@ package jsonl
 import (
 	"bytes"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -44,6 +46,17 @@ type Elider struct {
 	stack                               []byte
 	pend                                []byte
 	start, length                       int64
+
+	// line mode (longelide.go): the validator fed the same pieces, the
+	// copy being made, where it started, the next byte's offset, the
+	// number of Refs before the line, and whether the copy was dropped
+	// (the line is not valid JSON).
+	v       *streamScanner
+	out     []byte
+	outFrom int
+	pos     int64
+	refsAt  int
+	dropped bool
 }
 
 // elidePrefix is the start of every placeholder of this process.
@@ -67,8 +80,7 @@ func NewElider(min int) *Elider { return &Elider{Min: min} }
 // records (the input's offset in its file). It reads r in pieces of
 // StringPiece bytes.
 func (e *Elider) Elide(dst []byte, r io.Reader, base int64) ([]byte, error) {
-	e.inStr, e.esc, e.expectKey = false, false, false
-	e.stack = e.stack[:0]
+	e.reset()
 	if e.buf == nil {
 		e.buf = make([]byte, StringPiece)
 	}
@@ -94,6 +106,12 @@ func (e *Elider) Elide(dst []byte, r io.Reader, base int64) ([]byte, error) {
 	return dst, nil
 }
 
+// reset readies the copy for a new text.
+func (e *Elider) reset() {
+	e.inStr, e.esc, e.expectKey = false, false, false
+	e.stack = e.stack[:0]
+}
+
 // copy processes one piece of input starting at file offset pos.
 func (e *Elider) copy(dst, b []byte, pos int64) []byte {
 	for i := 0; i < len(b); {
@@ -104,7 +122,7 @@ func (e *Elider) copy(dst, b []byte, pos int64) []byte {
 				i++
 				continue
 			}
-			j := bytes.IndexAny(b[i:], "\"\\")
+			j := indexQuoteOrBackslash(b[i:])
 			if j < 0 {
 				e.str(b[i:])
 				break
@@ -144,6 +162,29 @@ func (e *Elider) copy(dst, b []byte, pos int64) []byte {
 		i++
 	}
 	return dst
+}
+
+// indexQuoteOrBackslash is bytes.IndexAny(b, "\"\\"), eight bytes at a
+// time (a word has a byte equal to c iff w^(c*0x01..01) has a zero byte;
+// the lowest zero byte the test finds is exact): the strings left out are
+// most of a long line, and IndexAny tests them byte by byte.
+func indexQuoteOrBackslash(b []byte) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q := x ^ (lo * '"')
+		e := x ^ (lo * '\\')
+		if t := ((q-lo)&^q | (e-lo)&^e) & hi; t != 0 {
+			return i + bits.TrailingZeros64(t)>>3
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] == '"' || b[i] == '\\' {
+			return i
+		}
+	}
+	return -1
 }
 
 // str takes the next bytes of the current string.

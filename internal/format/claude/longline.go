@@ -36,18 +36,30 @@ type longLines struct {
 	// up to copiesMax bytes in all: a view reads a line several times
 	// (send plan, header, transcript, tree), its copy is made once. The
 	// placeholders in a copy stay valid (el's Refs only grow).
+	// The index pass makes the first copy of each long object line
+	// (applyElided), with el.
 	copies map[int32][]byte
 	kept   int
-	// idx is the index pass's Elider (its Refs are dropped per line).
-	idx  *jsonl.Elider
-	ibuf []byte
 }
 
 func (f *File) longs() *longLines {
 	if f.long == nil {
-		f.long = &longLines{el: jsonl.NewElider(jsonl.ElidedMin), idx: jsonl.NewElider(jsonl.ElidedMin)}
+		f.long = &longLines{el: jsonl.NewElider(jsonl.ElidedMin)}
 	}
 	return f.long
+}
+
+// keep keeps body, the elided copy of line li made by el, while copies
+// holds less than copiesMax bytes.
+func (l *longLines) keep(li int32, body []byte) {
+	if l.kept+len(body) > copiesMax {
+		return
+	}
+	if l.copies == nil {
+		l.copies = map[int32][]byte{}
+	}
+	l.copies[li] = bytes.Clone(body)
+	l.kept += len(body)
 }
 
 // elide returns the body (no BOM, newline or CR) of the elided copy of the
@@ -96,13 +108,7 @@ func (f *File) parseLong(p *fastjson.Parser, li int32) (v *fastjson.Value, raw [
 	if err != nil {
 		return nil, nil, true, err
 	}
-	if l.kept+len(body) <= copiesMax {
-		if l.copies == nil {
-			l.copies = map[int32][]byte{}
-		}
-		l.copies[li] = bytes.Clone(body)
-		l.kept += len(body)
-	}
+	l.keep(li, body)
 	v, err = p.ParseBytes(body)
 	return v, small, true, err
 }

@@ -151,11 +151,12 @@ func (f *File) applyLong(rec *jsonl.Record, p *fastjson.Parser) error {
 
 // applyElided indexes an object line from its elided copy; false when a
 // fact the index keeps is a left-out string (the line is then read whole).
+// The copy is made by the views' Elider and kept for them (longLines.keep),
+// so a view reads the line from it, not from the file again.
 func (f *File) applyElided(rec *jsonl.Record, p *fastjson.Parser) (bool, error) {
 	l := f.longs()
-	l.idx.Refs = l.idx.Refs[:0]
-	small, body, err := f.elide(l.idx, l.ibuf, rec.Offset, rec.Len(), rec.BOM)
-	l.ibuf = small
+	small, body, err := f.elide(l.el, l.buf, rec.Offset, rec.Len(), rec.BOM)
+	l.buf = small
 	if err != nil {
 		return false, err
 	}
@@ -171,7 +172,9 @@ func (f *File) applyElided(rec *jsonl.Record, p *fastjson.Parser) (bool, error) 
 	if factsElided(lf) {
 		return false, nil
 	}
+	li := int32(len(f.lines)) // the line apply adds
 	f.apply(rec, lf)
+	l.keep(li, body)
 	return true, nil
 }
 
