@@ -17,25 +17,21 @@ const identHead = 16 << 10
 // it can be told without reading past the file's first lines; ok is false
 // otherwise, and the caller then takes the id from Info. head is the start
 // of the file as already read (any length), or nil to have Ident read it.
-// st is the file's stat.
 //
 // It is list's own rule, not a second one: Claude Code's id is
-// claude.InfoMeta's (the file name); a pi-family file's is piSession's,
-// from list's line scan (pi.ScanListInfo) of the file's first line, or two
-// behind an oh-my-pi title slot, when those lines hold the session header
+// claude.InfoMeta's (the file name); a pi-family file's is piID's (as
+// piSession's) of list's line scan (pi.ScanListInfo) of the file's first
+// line, or two behind an oh-my-pi title slot, when those lines hold the session header
 // and nothing list counts as a problem (then list's scan of the whole file
 // takes its id from the same line, and so does the dialect's reader that
 // oh-my-pi and xcsh files are read again with when a later line is odd).
 // Agent Core, OpenClaw's stores and any other provider: ok false.
-func (p *Provider) Ident(path string, st os.FileInfo, head []byte) (id string, ok bool) {
+func (p *Provider) Ident(path string, head []byte) (id string, ok bool) {
 	switch p.Agent {
 	case "claude":
 		return claude.InfoMeta(path, nil).ID, true
 	case "pi", "omp", "xcsh", "openclaw":
 	default:
-		return "", false
-	}
-	if st == nil {
 		return "", false
 	}
 	if head == nil {
@@ -66,8 +62,17 @@ func (p *Provider) Ident(path string, st os.FileInfo, head []byte) (id string, o
 			if len(li.Problems) > 0 {
 				return "", false
 			}
-			return piSession(p.Agent, path, st, li).ID, true
+			return piID(path, li), true
 		}
 	}
 	return "", false
+}
+
+// piID is the id list gives a pi-family file from its summary: the
+// header's, else the file name's (piSession and Ident).
+func piID(path string, li *pi.ListInfo) string {
+	if li.ID != "" {
+		return li.ID
+	}
+	return IDFromFileName(path)
 }

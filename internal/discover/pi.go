@@ -144,13 +144,10 @@ func headerSaysPi(reg *sessfmt.Registry, path string, line1 []byte) bool {
 // piSession is the listed row of a pi-family file from its summary.
 func piSession(agent, path string, st os.FileInfo, li *pi.ListInfo) *Session {
 	s := &Session{
-		Agent: agent, Format: "pi", Dialect: string(li.Dialect), ID: li.ID, Path: path,
+		Agent: agent, Format: "pi", Dialect: string(li.Dialect), ID: piID(path, li), Path: path,
 		Cwd: li.Cwd, FirstMessage: li.FirstMessage, Messages: li.Messages, Entries: li.Entries,
 		Bytes: st.Size(), Modified: li.Modified, MTime: st.ModTime(),
 		Problems: li.ProblemCount(), ProblemCodes: li.Problems,
-	}
-	if s.ID == "" {
-		s.ID = IDFromFileName(path)
 	}
 	if !li.Created.IsZero() {
 		c := li.Created

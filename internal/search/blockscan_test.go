@@ -103,6 +103,35 @@ func checkBlocks(t *testing.T, m *Matcher, in []byte, label string) {
 			t.Fatalf("%s: ScanLineBytes found lines %v, line by line %v", label, lines, want)
 		}
 	}
+	// A first block of minBuf's size, then blocks of a buffer holding four
+	// times the input: a line the first block cuts, whose part in it is a
+	// candidate, is carried to the next block and given whole; so is
+	// every line that starts after the first block.
+	first := len(minBuf(p))
+	starts := []int{0}
+	for i, c := range in {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	var lines []int
+	err := p.ScanLineBytes(bytes.NewReader(in), make([]byte, 4*(len(in)+first)), first, func(l int, raw []byte) error {
+		lines = append(lines, l)
+		s := starts[l-1]
+		if raw == nil && (s >= first || p.Candidate(in[s:first])) {
+			t.Fatalf("%s: first block %d: line %d (at %d) not given whole", label, first, l, s)
+		}
+		if raw != nil && !bytes.Equal(raw, all[l-1]) {
+			t.Fatalf("%s: first block %d: line %d given as %.80q, is %.80q", label, first, l, raw, all[l-1])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(lines) != fmt.Sprint(want) {
+		t.Fatalf("%s: first block %d: ScanLineBytes found lines %v, line by line %v", label, first, lines, want)
+	}
 	any, err := p.Any(bytes.NewReader(in), minBuf(p))
 	if err != nil {
 		t.Fatal(err)

@@ -145,8 +145,12 @@ type Result struct {
 // memory and the scan read it back).
 var blockSize = 128 << 10
 
-// firstBlock is the size of the first block firstLineHit reads of a file.
-var firstBlock = 16 << 10
+// firstBlock is the size of the first block firstLineHit reads of a file:
+// one page. The first hit of a session is most often in its first lines;
+// copying 16 KiB instead cost a fifth of search -l's CPU time over 2,000
+// sessions whose first hit was within 2.5 KiB (a cut line costs one more
+// read).
+var firstBlock = 4 << 10
 
 // errStop ends a session's walk early (FirstOnly).
 var errStop = errors.New("stop")
@@ -387,8 +391,10 @@ func searchOne(cfg *Config, t Target, buf []byte) *Result {
 // The file is read once, a first block of firstBlock bytes (a first hit is
 // usually in the first lines: no need to copy 128 KiB out of the page cache
 // for it), then blocks of buf: each candidate line that lies whole in a
-// block is decoded at once, until the first hit. A candidate line longer than the block (or across two
-// blocks) is read from there on line by line.
+// block is decoded at once, until the first hit. A candidate line the end
+// of a block cuts is carried whole to the next block when short (the scan
+// does), else it is read from there on line by line, as is a line longer
+// than a quarter of the block.
 func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, buf []byte, res *Result) *Result {
 	width := cfg.Context
 	if width <= 0 {

@@ -412,6 +412,12 @@ func (p *Prefilter) scan(r io.Reader, buf []byte, lines, withRaw bool, fn func(l
 
 // scanFrom is scan whose first block is at most first bytes (0: the
 // buffer).
+//
+// With withRaw, a candidate line that the end of a block cuts (not the end
+// of the stream) is not reported cut when it is short: the next block
+// starts with it (carried whole, at most a quarter of buf) and it is
+// reported from there, whole. So a small first block costs only a second
+// read when the first candidate line runs past it.
 func (p *Prefilter) scanFrom(r io.Reader, buf []byte, first int, lines, withRaw bool, fn func(line int, raw []byte) error) error {
 	keep := len(p.s) - 1
 	if p.maxAlm-1 > keep {
@@ -423,9 +429,9 @@ func (p *Prefilter) scanFrom(r io.Reader, buf []byte, first int, lines, withRaw 
 	n := 0            // bytes in buf
 	line := 1         // line number of buf[0] (when lines)
 	lastLine := 0     // last line reported
-	fileStart := true // buf[0] is the start of the stream
+	lineStart := true // buf[0] starts a line
 	fill := len(buf)
-	if first > 2*keep+4096 && first < fill {
+	if first > 2*keep && first < fill {
 		fill = first
 	}
 	for {
@@ -451,11 +457,11 @@ func (p *Prefilter) scanFrom(r io.Reader, buf []byte, first int, lines, withRaw 
 			}
 			return markLine
 		}
+		carry := -1 // where the cut candidate line to carry whole starts
 		report := func(pos int) (next int, err error) {
 			l := lineOf(pos)
 			nl := bytes.IndexByte(b[pos:], '\n')
 			if !lines || l > lastLine {
-				lastLine = l
 				var raw []byte
 				if withRaw {
 					start := bytes.LastIndexByte(b[:pos], '\n') + 1
@@ -463,10 +469,16 @@ func (p *Prefilter) scanFrom(r io.Reader, buf []byte, first int, lines, withRaw 
 					if nl < 0 {
 						end = len(b)
 					}
-					if (start > 0 || fileStart) && (nl >= 0 || eof) {
+					whole := start > 0 || lineStart
+					if whole && nl < 0 && !eof && len(b)-start <= len(buf)/4 {
+						carry = start // reported from the next block
+						return len(b), nil
+					}
+					if whole && (nl >= 0 || eof) {
 						raw = b[start:end:end]
 					}
 				}
+				lastLine = l
 				if err := fn(l, raw); err != nil {
 					return 0, err
 				}
@@ -504,16 +516,20 @@ func (p *Prefilter) scanFrom(r io.Reader, buf []byte, first int, lines, withRaw 
 		if eof {
 			return nil
 		}
-		// Carry the last keep bytes (a match may straddle the cut).
+		// Carry the last keep bytes (a match may straddle the cut), or the
+		// cut candidate line whole.
 		cut := n - keep
 		if cut < 0 {
 			cut = 0
 		}
+		if carry >= 0 && carry <= cut {
+			cut = carry
+			lineStart = true
+		} else {
+			lineStart = lineStart && cut == 0
+		}
 		line = lineOf(cut)
 		copy(buf, buf[cut:n])
 		n -= cut
-		if cut > 0 {
-			fileStart = false
-		}
 	}
 }

@@ -593,8 +593,8 @@ func eachQuickTarget(opts *Options, sopts discover.Options, dirs *search.Dirs, a
 			if t.ID == "" {
 				// -l without --titles: the id from the file's first lines,
 				// by list's own rule, where they tell it.
-				p, fst, prov := p, fst, prov
-				t.Ident = func(head []byte) (string, bool) { return prov.Ident(p, fst, head) }
+				p, prov := p, prov
+				t.Ident = func(head []byte) (string, bool) { return prov.Ident(p, head) }
 			}
 			if t.ID == "" && prov.Info != nil {
 				// Not in the list cache: a session with a hit gets its id and

@@ -103,7 +103,7 @@ func TestIdentIsListsID(t *testing.T) {
 				}
 			}
 			for _, head := range heads {
-				id, ok := prov.Ident(p, st, head)
+				id, ok := prov.Ident(p, head)
 				if !ok {
 					continue
 				}
