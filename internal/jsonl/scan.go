@@ -50,6 +50,8 @@ type Scanner struct {
 	// then those of the f.ElemKeys members of each object element of its
 	// f.Elems array.
 	Sub [][]byte
+
+	tabs [8]*keyTable // by capture mode: &top, &sub, &elem; nil: none
 }
 
 // NewScanner returns a scanner capturing f (nil: validate only).
@@ -59,6 +61,7 @@ func NewScanner(f *Capture) *Scanner {
 	}
 	s := &Scanner{f: f, subSlot: -1, elemSlot: -1, nSub: len(f.SubKeys), Top: make([][]byte, len(f.Top)), Sub: make([][]byte, len(f.SubKeys))}
 	s.top, s.sub = newKeyTable(f.Top), newKeyTable(f.SubKeys)
+	s.tabs[capTop], s.tabs[capSub], s.tabs[capElem] = &s.top, &s.sub, &s.elem
 	for k, name := range f.Top {
 		if name == f.Sub && f.Sub != "" {
 			s.subSlot = k
@@ -215,7 +218,10 @@ func skipSpace(b []byte, i int) int {
 
 // value validates the value starting at b[i] and returns the index just
 // past it. The position is passed and returned rather than kept in the
-// Scanner so that it stays in a register.
+// Scanner so that it stays in a register. The members and elements that
+// are strings, numbers or literals are validated in the loops themselves,
+// without a call to value: most are (a pi line has some 20 strings and 6
+// numbers to 5 objects), and each call costs more than the check.
 func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 	if i >= len(b) {
 		return i, false
@@ -234,57 +240,17 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 		if i < len(b) && b[i] == '}' {
 			return i + 1, true
 		}
+		tab := s.tabs[mode&7] // nil: no member of this object is captured
 		for {
 			if i >= len(b) || b[i] != '"' {
 				return i, false
 			}
-			ks := i
-			esc := false
-			// The key's first two words (keys of up to 15 bytes), as
-			// shortString (too big to be inlined, so written out here).
-			// They are kept: such a key is looked up by them (keyTable).
-			e := 0
-			var w0, w1 uint64
-			if i+17 <= len(b) {
-				j := i + 1
-				w0 = binary.LittleEndian.Uint64(b[j:])
-				t := special(w0)
-				if t == 0 {
-					j += 8
-					w1 = binary.LittleEndian.Uint64(b[j:])
-					t = special(w1)
-				}
-				if t != 0 {
-					if k := j + bits.TrailingZeros64(t)>>3; b[k] == '"' {
-						e = k + 1
-					}
-				}
-			}
-			if e > 0 {
-				i = e
-			} else if i, esc, ok = scanStringLong(b, i); !ok {
+			slot, sub := -1, capNone
+			if i, slot, ok = scanKey(b, i, tab); !ok {
 				return i, false
 			}
-			slot, sub := -1, capNone
-			if mode != capNone {
-				var tab *keyTable
-				switch mode {
-				case capTop:
-					tab = &s.top
-				case capSub:
-					tab = &s.sub
-				case capElem:
-					tab = &s.elem
-				}
-				if tab != nil {
-					if e > 0 {
-						slot = tab.find(e-ks-2, w0, w1)
-					} else {
-						slot = keyIndex(b[ks+1:i-1], tab.names, esc)
-					}
-				}
+			if slot >= 0 {
 				switch {
-				case slot < 0:
 				case mode == capTop && slot == s.subSlot:
 					s.Sub = s.Sub[:s.nSub]
 					clear(s.Sub)
@@ -300,30 +266,26 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 			}
 			i = skipSpace(b, i+1)
 			vs := i
-			if i < len(b) && b[i] == '"' { // a string member: no call to value
-				// Its first two words (strings of up to 15 bytes: ids,
-				// roles, names), as for a key.
-				e := 0
-				if i+17 <= len(b) {
-					j := i + 1
-					t := special(binary.LittleEndian.Uint64(b[j:]))
-					if t == 0 {
-						j += 8
-						t = special(binary.LittleEndian.Uint64(b[j:]))
-					}
-					if t != 0 {
-						if k := j + bits.TrailingZeros64(t)>>3; b[k] == '"' {
-							e = k + 1
-						}
-					}
-				}
-				if e > 0 {
-					i = e
-				} else if i, _, ok = scanStringLong(b, i); !ok {
+			if i >= len(b) {
+				return i, false
+			}
+			switch c := b[i]; {
+			case c == '"':
+				if i, ok = scanStringMember(b, i); !ok {
 					return i, false
 				}
-			} else if i, ok = s.value(b, i, depth+1, sub); !ok {
-				return i, false
+			case c >= '1' && c <= '9':
+				if i, ok = scanPositive(b, i); !ok {
+					return i, false
+				}
+			case c == '-' || c == '0':
+				if i, ok = scanNumber(b, i); !ok {
+					return i, false
+				}
+			default:
+				if i, ok = s.value(b, i, depth+1, sub); !ok {
+					return i, false
+				}
 			}
 			if slot >= 0 {
 				switch mode {
@@ -361,8 +323,22 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 			elem = capElem
 		}
 		for {
-			if i, ok = s.value(b, i, depth+1, elem); !ok {
+			if i >= len(b) {
 				return i, false
+			}
+			switch c := b[i]; {
+			case c == '"':
+				if i, ok = scanStringMember(b, i); !ok {
+					return i, false
+				}
+			case c >= '1' && c <= '9':
+				if i, ok = scanPositive(b, i); !ok {
+					return i, false
+				}
+			default:
+				if i, ok = s.value(b, i, depth+1, elem); !ok {
+					return i, false
+				}
 			}
 			i = skipSpace(b, i)
 			if i >= len(b) {
@@ -390,6 +366,71 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 		return scanNumber(b, i)
 	}
 	return i, false
+}
+
+// scanKey validates the key starting at b[i] == '"' and returns the index
+// just past it and its index in tab (-1: none, or tab is nil). A key of up
+// to 15 bytes is settled by its first two words (special), which are
+// looked up in tab as they are (keyTable.find); longer keys and escaped
+// ones by scanStringLong and keyIndex.
+func scanKey(b []byte, i int, tab *keyTable) (int, int, bool) {
+	if i+17 <= len(b) {
+		j := i + 1
+		w0 := binary.LittleEndian.Uint64(b[j:])
+		var w1 uint64
+		t := special(w0)
+		if t == 0 {
+			j += 8
+			w1 = binary.LittleEndian.Uint64(b[j:])
+			t = special(w1)
+		}
+		if t != 0 {
+			if k := j + bits.TrailingZeros64(t)>>3; b[k] == '"' {
+				if tab == nil {
+					return k + 1, -1, true
+				}
+				return k + 1, tab.find(k-i-1, w0, w1), true
+			}
+		}
+	}
+	e, esc, ok := scanStringLong(b, i)
+	if !ok || tab == nil {
+		return e, -1, ok
+	}
+	return e, keyIndex(b[i+1:e-1], tab.names, esc), true
+}
+
+// scanStringMember validates the string starting at b[i] == '"' (a
+// member's or an element's value) and returns the index just past it: up
+// to its first five words eight bytes a step (special), which settles ids,
+// names, roles, models and timestamps (most strings of a line are shorter
+// than 40 bytes) without the set-up of the AVX2 scan, then scanStringLong
+// from the start.
+func scanStringMember(b []byte, i int) (int, bool) {
+	if j := i + 1; j+40 <= len(b) {
+		for range 5 {
+			if t := special(binary.LittleEndian.Uint64(b[j:])); t != 0 {
+				if k := j + bits.TrailingZeros64(t)>>3; b[k] == '"' {
+					return k + 1, true
+				}
+				break
+			}
+			j += 8
+		}
+	}
+	e, _, ok := scanString(b, i)
+	return e, ok
+}
+
+// scanPositive validates the number starting at b[i] (a digit 1-9): an
+// integer's digits by digits, and scanNumber from b[i] when a fraction or
+// an exponent follows them.
+func scanPositive(b []byte, i int) (int, bool) {
+	j := digits(b, i+1)
+	if j < len(b) && (b[j] == '.' || b[j]|0x20 == 'e') {
+		return scanNumber(b, i)
+	}
+	return j, true
 }
 
 func lit(b []byte, i int, w string) (int, bool) {
