@@ -39,11 +39,19 @@ func (c *claudeSummary) problemCount() int {
 }
 
 // claudeLongLine is the length over which a line is not held: it is
-// validated as it is read (jsonl.Reader.SetLongLines), then read again
-// through a jsonl.Elider (string values over jsonl.ElidedMin left out) and
-// its left-out strings are decoded from the file only as far as the
-// summary needs them. 0 holds every line whole (tests compare the two).
+// validated and elided in the one read of it (jsonl.ElidingReader: string
+// values over jsonl.ElidedMin left out of its copy) and its left-out
+// strings are decoded from the file only as far as the summary needs
+// them. 0 holds every line whole (tests compare the two).
 var claudeLongLine = jsonl.LongLine
+
+// claudeLines is what readClaudeInfo reads records from: a jsonl.Reader
+// (every line held) or a jsonl.ElidingReader.
+type claudeLines interface {
+	Next() bool
+	Record() *jsonl.Record
+	Err() error
+}
 
 // readClaudeInfo reads the file once: cwd from the first message that has
 // one, the first sidechain prompt, the first and last timestamps, the number of transcript messages (user,
@@ -57,18 +65,18 @@ func readClaudeInfo(path string) (*claudeSummary, error) {
 	}
 	defer fh.Close()
 	c := &claudeSummary{problems: map[string]int{}}
-	rd := jsonl.NewReader(fh)
 	var (
+		rd   claudeLines = jsonl.NewReader(fh)
 		long *claudeLong
 		p    fastjson.Parser
 	)
 	if claudeLongLine > 0 {
-		// Capture mode validates each line as the tree mode classifies it
-		// (jsonl's fuzz tests hold both to encoding/json), and only it can
-		// stream a long line; a held object line is then parsed here.
-		rd.SetCapture(nil)
-		rd.SetLongLines(claudeLongLine)
-		long = &claudeLong{fh: fh, el: jsonl.NewElider(jsonl.ElidedMin)}
+		// It validates each line as the tree mode classifies it (jsonl's
+		// fuzz tests hold both to encoding/json), and streams a long
+		// line; a held object line is then parsed here.
+		er := jsonl.NewElidingReader(fh, claudeLongLine)
+		rd = er
+		long = &claudeLong{fh: fh, rd: er}
 	}
 	for rd.Next() {
 		rec := rd.Record()
@@ -76,13 +84,12 @@ func readClaudeInfo(path string) (*claudeSummary, error) {
 		if kind == jsonl.Object && v == nil {
 			var err error
 			if rec.Streamed {
-				v, err = long.parse(rec)
+				v, err = long.parse()
 			} else {
 				v, err = p.ParseBytes(rec.Body())
 			}
 			if err != nil {
-				// What the tree mode says of a line fastjson cannot parse
-				// (for a streamed line: it changed since it was read).
+				// What the tree mode says of a line fastjson cannot parse.
 				kind = jsonl.Malformed
 				if !rec.Newline {
 					kind = jsonl.TornTail
@@ -225,32 +232,20 @@ func strOf(v *fastjson.Value) []byte {
 }
 
 // claudeLong reads the lines longer than claudeLongLine: each is read
-// again from the file through el into a small copy whose string values
-// over jsonl.ElidedMin bytes are placeholders, and a placeholder the
-// summary reads is decoded from the file in pieces, as fastjson decodes
-// it (jsonl.DecodeStringLoose), keeping only what the summary keeps.
+// once, by rd, into a small copy whose string values over
+// jsonl.ElidedMin bytes are placeholders, and a placeholder the summary
+// reads is decoded from the file in pieces, as fastjson decodes it
+// (jsonl.DecodeStringLoose), keeping only what the summary keeps.
 type claudeLong struct {
-	fh  *os.File
-	el  *jsonl.Elider
-	buf []byte
-	p   fastjson.Parser
+	fh *os.File
+	rd *jsonl.ElidingReader
+	p  fastjson.Parser
 }
 
-// parse parses the elided copy of the streamed line rec.
-func (l *claudeLong) parse(rec *jsonl.Record) (*fastjson.Value, error) {
-	l.el.Refs = l.el.Refs[:0] // placeholders of the previous long line are done with
-	small, err := l.el.Elide(l.buf[:0], io.NewSectionReader(l.fh, rec.Offset, rec.Len()), rec.Offset)
-	l.buf = small
-	if err != nil {
-		return nil, err
-	}
-	body := small
-	if rec.BOM {
-		body = bytes.TrimPrefix(body, jsonl.BOM)
-	}
-	body = bytes.TrimSuffix(body, []byte("\n"))
-	body = bytes.TrimSuffix(body, []byte("\r"))
-	return l.p.ParseBytes(body)
+// parse parses the elided copy of the current (streamed) line.
+func (l *claudeLong) parse() (*fastjson.Value, error) {
+	small, _ := l.rd.Elided()
+	return l.p.ParseBytes(bytes.TrimSuffix(small, []byte("\r")))
 }
 
 // ref returns the left-out string that s stands for (false: s is a text
@@ -259,7 +254,8 @@ func (l *claudeLong) ref(s string) (jsonl.Elided, bool) {
 	if l == nil || !jsonl.Holds(s) {
 		return jsonl.Elided{}, false
 	}
-	return l.el.Lookup(s)
+	_, el := l.rd.Elided()
+	return el.Lookup(s)
 }
 
 // pieces decodes the string r in pieces (ending at character boundaries)

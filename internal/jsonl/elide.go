@@ -57,6 +57,7 @@ type Elider struct {
 	pos     int64
 	refsAt  int
 	dropped bool
+	last    byte // the last byte written
 }
 
 // elidePrefix is the start of every placeholder of this process.

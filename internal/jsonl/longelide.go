@@ -29,7 +29,7 @@ func (e *Elider) StartLine(dst []byte, base int64) {
 	e.v.reset()
 	e.reset()
 	e.out, e.outFrom = dst, len(dst)
-	e.pos, e.refsAt, e.dropped = base, len(e.Refs), false
+	e.pos, e.refsAt, e.dropped, e.last = base, len(e.Refs), false, 0
 }
 
 // Write feeds the next bytes of the line begun by StartLine. It never
@@ -47,6 +47,9 @@ func (e *Elider) Write(p []byte) (int, error) {
 		}
 	}
 	e.pos += int64(len(p))
+	if len(p) > 0 {
+		e.last = p[len(p)-1]
+	}
 	return len(p), nil
 }
 

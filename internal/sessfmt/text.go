@@ -204,6 +204,20 @@ func EachLine(path string, candidate func(line int, raw []byte) bool, fn func(li
 	}
 }
 
+// LongTexts is EachLineLong's long callback for a format's Texts with
+// TextOptions.Long set: each line longer than jsonl.LongLine goes to long
+// unread, with texts (the format's reader of one line: entry id, on-path,
+// time and the entry's texts) to read the line's elided copy as the line
+// itself; loose is LongLine.Loose, the format's way of decoding strings.
+func LongTexts(long func(*LongLine) error, loose bool, texts func(line int, raw []byte, fn func(*Text) error) error) func(fh *os.File, line int, off, n int64) error {
+	return func(fh *os.File, line int, off, n int64) error {
+		return long(&LongLine{
+			Line: line, File: fh, Off: off, Len: n, Loose: loose,
+			Texts: func(small []byte, fn func(*Text) error) error { return texts(line, small, fn) },
+		})
+	}
+}
+
 // EachLineLong is EachLine, except that a line longer than jsonl.LongLine
 // is never held: long is called with the open file, the line's number,
 // offset and length (newline excluded) instead, and candidate is not asked

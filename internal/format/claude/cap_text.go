@@ -1,8 +1,6 @@
 package claude
 
 import (
-	"os"
-
 	"github.com/sessctl/sessctl/internal/model"
 	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/valyala/fastjson"
@@ -34,22 +32,17 @@ func (s *Session) Texts(opts sessfmt.TextOptions, fn func(*sessfmt.Text) error) 
 	}
 	tools := map[string]string{} // tool_use id -> name, from the lines decoded
 	var p fastjson.Parser
-	short := func(line int, raw []byte) error {
+	texts := func(line int, raw []byte, fn func(*sessfmt.Text) error) error {
 		return lineTexts(&p, tools, line, raw, onPath[line], kinds, fn)
 	}
+	short := func(line int, raw []byte) error { return texts(line, raw, fn) }
 	if opts.Long == nil {
 		return sessfmt.EachLine(f.Path, opts.Candidate, short)
 	}
 	// A line longer than jsonl.LongLine goes to opts.Long unread; its
-	// texts are read from the elided copy Long makes.
-	return sessfmt.EachLineLong(f.Path, opts.Candidate, short, func(fh *os.File, line int, off, n int64) error {
-		return opts.Long(&sessfmt.LongLine{
-			Line: line, File: fh, Off: off, Len: n, Loose: true,
-			Texts: func(small []byte, fn func(*sessfmt.Text) error) error {
-				return lineTexts(&p, tools, line, small, onPath[line], kinds, fn)
-			},
-		})
-	})
+	// texts are read from the elided copy Long makes (strings decoded as
+	// fastjson decodes them: Loose).
+	return sessfmt.EachLineLong(f.Path, opts.Candidate, short, sessfmt.LongTexts(opts.Long, true, texts))
 }
 
 // LooseStrings: the texts are decoded as fastjson decodes strings (a long

@@ -6,15 +6,9 @@ import (
 	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
-// longTexts is the long-line callback of Texts with opts.Long set: each
-// line longer than jsonl.LongLine goes to long unread, with texts (Texts'
-// reader of one line: entry id, on-path, time and the entry's texts) to
-// read the line's elided copy as the line itself.
+// longTexts is the long-line callback of Texts with opts.Long set
+// (sessfmt.LongTexts; pi decodes strings as encoding/json does, not
+// loosely).
 func longTexts(long func(*sessfmt.LongLine) error, texts func(line int, raw []byte, fn func(*sessfmt.Text) error) error) func(fh *os.File, line int, off, n int64) error {
-	return func(fh *os.File, line int, off, n int64) error {
-		return long(&sessfmt.LongLine{
-			Line: line, File: fh, Off: off, Len: n,
-			Texts: func(small []byte, fn func(*sessfmt.Text) error) error { return texts(line, small, fn) },
-		})
-	}
+	return sessfmt.LongTexts(long, false, texts)
 }
