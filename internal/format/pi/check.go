@@ -80,7 +80,7 @@ func (f *File) pathProblems() []problem.Problem {
 	// and about as many results): no growing and rehashing as they come.
 	n := 0
 	if f.facts != nil {
-		n = len(f.facts.calls)
+		n = f.facts.nCalls
 	}
 	sc := getPathScratch(n, f.Index.Len())
 	defer putPathScratch(sc)

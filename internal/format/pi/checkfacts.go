@@ -110,7 +110,8 @@ func factFromLine(line []byte, typ, role string) lineFact {
 type storedFact struct {
 	entry  int32
 	flags  uint8
-	callAt int32 // first of its calls in checkFacts.calls
+	store  int32 // the factStore its strings and calls are in (checkFacts.stores)
+	callAt int32 // first of its calls in its store's calls
 	nCalls int32
 	str    strRef // resultID, fkID
 	raw    strRef // fkRaw, listing
@@ -165,8 +166,6 @@ func (s *factStore) strString(v string) strRef {
 	return r
 }
 
-func (s *factStore) bytes(r strRef) []byte { return s.arena[r.off : r.off+r.n] }
-
 // get returns the string r without copying it: the arena of a file's facts
 // is never written again once the index pass is over.
 func (s *factStore) get(r strRef) string {
@@ -180,9 +179,14 @@ func (s *factStore) reset() {
 	s.facts, s.calls, s.arena, s.full, s.userText = s.facts[:0], s.calls[:0], s.arena[:0], false, false
 }
 
-// checkFacts are a file's stored facts, by entry (ascending).
+// checkFacts are a file's stored facts, by entry (ascending). Their
+// strings and calls stay in the stores of the batches the workers wrote
+// them to (stores), which the file keeps instead of copying them.
 type checkFacts struct {
-	factStore
+	facts  []storedFact
+	stores []*factStore
+	nCalls int  // the calls of all facts
+	full   bool // a store did not hold every string: the facts are incomplete
 	// aux are the batches' idHashes of the pass that gathered the facts
 	// (their own facts given back), for releaseFacts to keep for the next
 	// file: jsonl drops a batch's Aux when the pass ends.
@@ -225,17 +229,18 @@ func (c *checkFacts) fact(sf *storedFact) lineFact {
 // factInto is fact into lf, whose calls slice is reused.
 func (c *checkFacts) factInto(sf *storedFact, lf *lineFact) {
 	*lf = lineFact{dropped: sf.flags&sfDropped != 0, fkOK: sf.flags&sfFKOK != 0, fkStr: sf.flags&sfFKStr != 0, calls: lf.calls[:0]}
+	st := c.stores[sf.store]
 	if sf.flags&sfListing != 0 {
-		lf.listing = c.get(sf.raw)
+		lf.listing = st.get(sf.raw)
 	}
 	if sf.flags&sfResult != 0 {
-		lf.resultID = c.get(sf.str)
+		lf.resultID = st.get(sf.str)
 	}
 	if sf.flags&sfCompaction != 0 {
-		lf.fkID, lf.fkRaw = c.get(sf.str), c.get(sf.raw)
+		lf.fkID, lf.fkRaw = st.get(sf.str), st.get(sf.raw)
 	}
-	for _, sc := range c.calls[sf.callAt : sf.callAt+sf.nCalls] {
-		lf.calls = append(lf.calls, toolCall{c.get(sc.id), c.get(sc.name)})
+	for _, sc := range st.calls[sf.callAt : sf.callAt+sf.nCalls] {
+		lf.calls = append(lf.calls, toolCall{st.get(sc.id), st.get(sc.name)})
 	}
 }
 
@@ -376,13 +381,15 @@ func strDecoded(st *factStore, raw []byte) strRef {
 }
 
 // factCollector moves the batches' facts to the file's, in file order, as
-// the index takes the records.
+// the index takes the records; the file keeps the stores they refer to.
 type factCollector struct {
 	out checkFacts
 	// cursor is the next fact of the current batch's store.
 	cursor int
-	// started: out's buffers were taken from factStores (first take).
+	// started: out's buffers were taken from factLists (first take).
 	started bool
+	// kept: the current batch's store is out.stores' last.
+	kept bool
 }
 
 // take is called after the index took record k of batch b; before is the
@@ -398,8 +405,7 @@ func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
 		if !c.started {
 			c.started = true
 			select {
-			case st := <-outStores:
-				c.out.factStore = *st
+			case c.out.facts = <-factLists:
 			default:
 			}
 		}
@@ -427,30 +433,33 @@ func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
 		return
 	}
 	o := &c.out
-	if st.full {
-		o.full = true
+	if !c.kept {
+		c.kept = true
+		o.stores = append(o.stores, st)
+		if st.full || len(o.stores) > math.MaxInt32 {
+			o.full = true
+		}
 	}
 	nf := *sf
 	nf.entry = int32(before)
-	move := func(r strRef) strRef { return o.str(st.bytes(r)) }
-	nf.str, nf.raw = move(sf.str), move(sf.raw)
-	nf.callAt = int32(len(o.calls))
-	for _, sc := range st.calls[sf.callAt : sf.callAt+sf.nCalls] {
-		o.calls = append(o.calls, storedCall{move(sc.id), move(sc.name)})
-	}
+	nf.store = int32(len(o.stores) - 1)
+	o.nCalls += int(sf.nCalls)
 	o.facts = append(o.facts, nf)
 }
 
-// batchDone gives a batch's facts store back to factStores once the index
-// has taken it (the next chunk of this batch takes one again): batches
-// outlive a file (jsonl keeps them between ReadParallel calls), their Aux
-// does not.
+// batchDone takes a batch's facts store from it once the index has taken
+// the batch (the next chunk of this batch takes one again): the file keeps
+// it when a fact of it is the file's, else it goes back to factStores.
+// Batches outlive a file (jsonl keeps them between ReadParallel calls),
+// their Aux does not.
 func (c *factCollector) batchDone(b *jsonl.Batch) {
 	if ih, _ := b.Aux.(*idHashes); ih != nil && ih.facts != nil {
-		putFactStore(ih.facts)
+		if !c.kept {
+			putFactStore(ih.facts)
+		}
 		ih.facts = nil
 	}
-	c.cursor = 0
+	c.cursor, c.kept = 0, false
 }
 
 // batchFacts returns the facts store of batch b, which inspect fills: in
@@ -468,15 +477,15 @@ func batchFacts(b *jsonl.Batch) *factStore {
 // listing reads thousands of files, each of a few chunks, and stores grown
 // afresh for each made a third of the listing's allocations. A channel,
 // not a sync.Pool, which every collection empties.
-var factStores = make(chan *factStore, 32)
+var factStores = make(chan *factStore, 64)
 
 // maxPooledArena bounds the arena of a pooled store: one grown by a huge
 // file is left to the collector.
 const maxPooledArena = 8 << 20
 
-// outStores is factStores for the files' stores (factCollector.out,
-// released by File.releaseFacts), which grow bigger than a batch's.
-var outStores = make(chan *factStore, 8)
+// factLists keeps the files' fact lists (checkFacts.facts, given back by
+// File.releaseFacts) between files.
+var factLists = make(chan []storedFact, 8)
 
 func getFactStore() *factStore {
 	select {
@@ -487,15 +496,13 @@ func getFactStore() *factStore {
 	}
 }
 
-func putFactStore(st *factStore) { putStore(factStores, st) }
-
-func putStore(pool chan *factStore, st *factStore) {
+func putFactStore(st *factStore) {
 	if cap(st.arena) > maxPooledArena || cap(st.facts) > maxPooledArena/16 || cap(st.calls) > maxPooledArena/16 {
 		return
 	}
 	st.reset()
 	select {
-	case pool <- st:
+	case factStores <- st:
 	default:
 	}
 }
@@ -598,8 +605,16 @@ func (lf *lineFact) holdsPlaceholder() bool {
 func (f *File) releaseFacts() {
 	if c := f.facts; c != nil {
 		f.facts = nil
-		st := c.factStore
-		putStore(outStores, &st)
+		for _, st := range c.stores {
+			putFactStore(st)
+		}
+		clear(c.stores)
+		if cap(c.facts) <= maxPooledArena/16 {
+			select {
+			case factLists <- c.facts[:0]:
+			default:
+			}
+		}
 		for _, ih := range c.aux {
 			if cap(ih.h) > maxPooledAux || cap(ih.msg) > maxPooledAux || cap(ih.lf) > maxPooledAux || cap(ih.ids) > 64*maxPooledAux {
 				continue

@@ -92,7 +92,7 @@ func inspectLine(line []byte) (lineFact, bool) {
 	if st == nil || len(st.facts) == 0 {
 		return lineFact{}, true
 	}
-	c := &checkFacts{factStore: *st}
+	c := &checkFacts{stores: []*factStore{st}}
 	return c.fact(&st.facts[0]), true
 }
 

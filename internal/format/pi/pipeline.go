@@ -293,6 +293,9 @@ func hashIDs(rec *jsonl.Record, b *jsonl.Batch) {
 	}
 	if len(b.Records) == 0 {
 		ih.reset()
+		if ih.facts != nil {
+			ih.facts.reset() // left by a pass that failed (batchDone takes it)
+		}
 	}
 	var h uint64
 	var d uint32

@@ -213,7 +213,7 @@ func FuzzToolCallCapture(f *testing.F) {
 		inspectFacts(rec, b)
 		var got []toolCall
 		if st := b.Aux.(*idHashes).facts; st != nil && len(st.facts) > 0 {
-			c := &checkFacts{factStore: *st}
+			c := &checkFacts{stores: []*factStore{st}}
 			got = c.fact(&st.facts[0]).calls
 		}
 		if !reflect.DeepEqual(got, want) {
