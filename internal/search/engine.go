@@ -463,7 +463,7 @@ func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, 
 				}
 				hit.Snippet, hit.Spans = snippet, spans
 			})
-			if err == errWhole {
+			if err == sessfmt.ErrReadWhole {
 				raw := make([]byte, n)
 				if _, err := f.ReadAt(raw, off); err != nil {
 					return err

@@ -3,19 +3,12 @@ package search
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"os"
 	"unicode/utf8"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
-	"github.com/sessctl/sessctl/internal/sessfmt"
 )
-
-// errWhole says a long line cannot be matched in pieces (a regular
-// expression, or a text that is not one whole string value): it is read
-// whole, as a short line is.
-var errWhole = errors.New("read the line whole")
 
 // eachLine is sessfmt.EachLine for firstLineHit, from line from on, except
 // that a line longer than jsonl.LongLine is never held: long is called with
@@ -94,54 +87,6 @@ func grow(b []byte, n int) []byte {
 	nb := make([]byte, len(b), c)
 	copy(nb, b)
 	return nb
-}
-
-// longLineHit finds the first hit in a long line of fh (offset off, n
-// bytes) without holding it: its string values over jsonl.ElidedMin are
-// left out (jsonl.Elider), the small rest is read by lt, and a text that is
-// one left-out string is decoded from the file in pieces and matched piece
-// by piece. It returns errWhole, before any hit, when that cannot be done.
-func longLineHit(cfg *Config, lt sessfmt.LineTexter, fh *os.File, line int, off, n int64, width int, found func(x *sessfmt.Text, snippet string, spans [][2]int, total int)) error {
-	m := cfg.Matcher
-	if m.pieceLen() == 0 {
-		return errWhole
-	}
-	el := jsonl.NewElider(jsonl.ElidedMin)
-	small, err := el.Elide(nil, io.NewSectionReader(fh, off, n), off)
-	if err != nil {
-		return errWhole
-	}
-	return lt.LineTexts(line, small, cfg.Kinds, func(x *sessfmt.Text) error {
-		if x.Kind&cfg.Kinds == 0 || !RoleMatches(cfg.Roles, x.Role) {
-			return nil
-		}
-		if !jsonl.Holds(x.Text) {
-			spans, total := m.Find(x.Text, 0)
-			if total == 0 {
-				return nil
-			}
-			snip, sp := Snippet(x.Text, spans, width)
-			found(x, snip, sp, total)
-			return errStop
-		}
-		e, ok := el.Lookup(x.Text)
-		if !ok {
-			return errWhole
-		}
-		sm := newStreamMatch(m, width)
-		lo, _ := lt.(looseTexter)
-		err := decodeElided(fh, e, lo != nil && lo.LooseStrings(), sm.piece)
-		if err != nil {
-			return err
-		}
-		sm.end()
-		if sm.total == 0 {
-			return nil
-		}
-		snip, sp := Snippet(string(sm.local), sm.spans, width)
-		found(x, snip, sp, sm.total)
-		return errStop
-	})
 }
 
 // looseTexter is a LineTexter whose strings are decoded as fastjson does
