@@ -206,7 +206,7 @@ func (t *keyTable) find(n int, w0, w1 uint64) int {
 // skipSpace returns the index of the first byte of b at or after i that is
 // not JSON white space.
 func skipSpace(b []byte, i int) int {
-	for i < len(b) {
+	for uint(i) < uint(len(b)) { // uint: b[i] needs no bounds check
 		// Compact JSON has no white space: one test for every byte above it.
 		if c := b[i]; c > ' ' || (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
 			return i
@@ -223,7 +223,7 @@ func skipSpace(b []byte, i int) int {
 // without a call to value: most are (a pi line has some 20 strings and 6
 // numbers to 5 objects), and each call costs more than the check.
 func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
-	if i >= len(b) {
+	if uint(i) >= uint(len(b)) {
 		return i, false
 	}
 	var ok bool
@@ -237,12 +237,12 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 		if mode == capElem {
 			base = s.elemSlots()
 		}
-		if i < len(b) && b[i] == '}' {
+		if uint(i) < uint(len(b)) && b[i] == '}' {
 			return i + 1, true
 		}
 		tab := s.tabs[mode&7] // nil: no member of this object is captured
 		for {
-			if i >= len(b) || b[i] != '"' {
+			if uint(i) >= uint(len(b)) || b[i] != '"' {
 				return i, false
 			}
 			slot, sub := -1, capNone
@@ -261,12 +261,12 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 				}
 			}
 			i = skipSpace(b, i)
-			if i >= len(b) || b[i] != ':' {
+			if uint(i) >= uint(len(b)) || b[i] != ':' {
 				return i, false
 			}
 			i = skipSpace(b, i+1)
 			vs := i
-			if i >= len(b) {
+			if uint(i) >= uint(len(b)) {
 				return i, false
 			}
 			switch c := b[i]; {
@@ -298,7 +298,7 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 				}
 			}
 			i = skipSpace(b, i)
-			if i >= len(b) {
+			if uint(i) >= uint(len(b)) {
 				return i, false
 			}
 			switch b[i] {
@@ -315,7 +315,7 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 			return i, false
 		}
 		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == ']' {
+		if uint(i) < uint(len(b)) && b[i] == ']' {
 			return i + 1, true
 		}
 		elem := capNone
@@ -323,7 +323,7 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 			elem = capElem
 		}
 		for {
-			if i >= len(b) {
+			if uint(i) >= uint(len(b)) {
 				return i, false
 			}
 			switch c := b[i]; {
@@ -341,7 +341,7 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 				}
 			}
 			i = skipSpace(b, i)
-			if i >= len(b) {
+			if uint(i) >= uint(len(b)) {
 				return i, false
 			}
 			switch b[i] {
@@ -374,22 +374,23 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 // looked up in tab as they are (keyTable.find); longer keys and escaped
 // ones by scanStringLong and keyIndex.
 func scanKey(b []byte, i int, tab *keyTable) (int, int, bool) {
-	if i+17 <= len(b) {
-		j := i + 1
-		w0 := binary.LittleEndian.Uint64(b[j:])
+	if i >= 0 && i+17 <= len(b) {
+		w := (*[16]byte)(b[i+1 : i+17]) // one bounds check for the 16 bytes
+		w0 := binary.LittleEndian.Uint64(w[:8])
 		var w1 uint64
 		t := special(w0)
+		z := 0
 		if t == 0 {
-			j += 8
-			w1 = binary.LittleEndian.Uint64(b[j:])
+			w1 = binary.LittleEndian.Uint64(w[8:])
 			t = special(w1)
+			z = 8
 		}
 		if t != 0 {
-			if k := j + bits.TrailingZeros64(t)>>3; b[k] == '"' {
+			if k := z + bits.TrailingZeros64(t)>>3; w[k&15] == '"' {
 				if tab == nil {
-					return k + 1, -1, true
+					return i + 2 + k, -1, true
 				}
-				return k + 1, tab.find(k-i-1, w0, w1), true
+				return i + 2 + k, tab.find(k, w0, w1), true
 			}
 		}
 	}
@@ -407,18 +408,18 @@ func scanKey(b []byte, i int, tab *keyTable) (int, int, bool) {
 // than 40 bytes) without the set-up of the AVX2 scan, then scanStringLong
 // from the start.
 func scanStringMember(b []byte, i int) (int, bool) {
-	if j := i + 1; j+40 <= len(b) {
-		for range 5 {
-			if t := special(binary.LittleEndian.Uint64(b[j:])); t != 0 {
-				if k := j + bits.TrailingZeros64(t)>>3; b[k] == '"' {
-					return k + 1, true
+	if i >= 0 && i+41 <= len(b) {
+		w := (*[40]byte)(b[i+1 : i+41]) // one bounds check for the 40 bytes
+		for j := 0; j < 40; j += 8 {
+			if t := special(binary.LittleEndian.Uint64(w[j : j+8])); t != 0 {
+				if k := j + bits.TrailingZeros64(t)>>3; k < 40 && w[k] == '"' {
+					return i + 2 + k, true
 				}
 				break
 			}
-			j += 8
 		}
 	}
-	e, _, ok := scanString(b, i)
+	e, _, ok := scanStringLong(b, i)
 	return e, ok
 }
 
@@ -427,7 +428,7 @@ func scanStringMember(b []byte, i int) (int, bool) {
 // an exponent follows them.
 func scanPositive(b []byte, i int) (int, bool) {
 	j := digits(b, i+1)
-	if j < len(b) && (b[j] == '.' || b[j]|0x20 == 'e') {
+	if uint(j) < uint(len(b)) && (b[j] == '.' || b[j]|0x20 == 'e') {
 		return scanNumber(b, i)
 	}
 	return j, true
@@ -444,10 +445,11 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // scanNumber validates the number starting at b[i] ('-' or a digit).
 func scanNumber(b []byte, i int) (int, bool) {
-	if b[i] == '-' {
+	// uint(i) < uint(len(b)): i is in b (b[i] needs no bounds check).
+	if uint(i) < uint(len(b)) && b[i] == '-' {
 		i++
 	}
-	if i >= len(b) {
+	if uint(i) >= uint(len(b)) {
 		return i, false
 	}
 	switch {
@@ -458,19 +460,19 @@ func scanNumber(b []byte, i int) (int, bool) {
 	default:
 		return i, false
 	}
-	if i < len(b) && b[i] == '.' {
+	if uint(i) < uint(len(b)) && b[i] == '.' {
 		i++
-		if i >= len(b) || !isDigit(b[i]) {
+		if uint(i) >= uint(len(b)) || !isDigit(b[i]) {
 			return i, false
 		}
 		i = digits(b, i+1)
 	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+	if uint(i) < uint(len(b)) && (b[i] == 'e' || b[i] == 'E') {
 		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		if uint(i) < uint(len(b)) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		if i >= len(b) || !isDigit(b[i]) {
+		if uint(i) >= uint(len(b)) || !isDigit(b[i]) {
 			return i, false
 		}
 		i = digits(b, i+1)
@@ -484,17 +486,21 @@ func scanNumber(b []byte, i int) (int, bool) {
 // the first such byte are digits, which neither borrows nor carries leave
 // (they may mark later bytes falsely, but only the first mark is read).
 func digits(b []byte, i int) int {
-	for i+8 <= len(b) {
-		x := binary.LittleEndian.Uint64(b[i:])
+	if uint(i) > uint(len(b)) {
+		return i
+	}
+	r := b[i:] // the rest, so that the loops need no bounds checks
+	for len(r) >= 8 {
+		x := binary.LittleEndian.Uint64(r)
 		if t := ((x - lsb*'0') | (x + lsb*0x46)) & msb; t != 0 {
-			return i + bits.TrailingZeros64(t)>>3
+			return len(b) - len(r) + bits.TrailingZeros64(t)>>3
 		}
-		i += 8
+		r = r[8:]
 	}
-	for i < len(b) && isDigit(b[i]) {
-		i++
+	for len(r) > 0 && isDigit(r[0]) {
+		r = r[1:]
 	}
-	return i
+	return len(b) - len(r)
 }
 
 const (
