@@ -245,8 +245,11 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 			if uint(i) >= uint(len(b)) || b[i] != '"' {
 				return i, false
 			}
-			slot, sub := -1, capNone
-			if i, slot, ok = scanKey(b, i, tab); !ok {
+			sub := capNone
+			e, slot := keyShort(b, i, tab)
+			if e > 0 {
+				i = e
+			} else if i, slot, ok = scanKey(b, i, tab); !ok {
 				return i, false
 			}
 			if slot >= 0 {
@@ -271,7 +274,9 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 			}
 			switch c := b[i]; {
 			case c == '"':
-				if i, ok = scanStringMember(b, i); !ok {
+				if e := stringShort(b, i); e > 0 {
+					i = e
+				} else if i, ok = scanStringMember(b, i); !ok {
 					return i, false
 				}
 			case c >= '1' && c <= '9':
@@ -328,7 +333,9 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 			}
 			switch c := b[i]; {
 			case c == '"':
-				if i, ok = scanStringMember(b, i); !ok {
+				if e := stringShort(b, i); e > 0 {
+					i = e
+				} else if i, ok = scanStringMember(b, i); !ok {
 					return i, false
 				}
 			case c >= '1' && c <= '9':
@@ -368,32 +375,42 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 	return i, false
 }
 
-// scanKey validates the key starting at b[i] == '"' and returns the index
-// just past it and its index in tab (-1: none, or tab is nil). A key of up
-// to 15 bytes is settled by its first two words (special), which are
-// looked up in tab as they are (keyTable.find); longer keys and escaped
-// ones by scanStringLong and keyIndex.
-func scanKey(b []byte, i int, tab *keyTable) (int, int, bool) {
-	if i >= 0 && i+17 <= len(b) {
-		w := (*[16]byte)(b[i+1 : i+17]) // one bounds check for the 16 bytes
-		w0 := binary.LittleEndian.Uint64(w[:8])
-		var w1 uint64
-		t := special(w0)
-		z := 0
-		if t == 0 {
-			w1 = binary.LittleEndian.Uint64(w[8:])
-			t = special(w1)
-			z = 8
-		}
-		if t != 0 {
-			if k := z + bits.TrailingZeros64(t)>>3; w[k&15] == '"' {
-				if tab == nil {
-					return i + 2 + k, -1, true
-				}
-				return i + 2 + k, tab.find(k, w0, w1), true
-			}
-		}
+// keyShort returns the index just past the key starting at b[i] == '"'
+// and its index in tab (-1: none, or tab is nil) when the key is shorter
+// than 16 bytes and holds no backslash or control byte, else 0: its first
+// two words are read at once (special), and looked up in tab as they are
+// (keyTable.find). It calls nothing, so it needs no stack frame.
+func keyShort(b []byte, i int, tab *keyTable) (int, int) {
+	if i < 0 || i+17 > len(b) {
+		return 0, -1
 	}
+	w := (*[16]byte)(b[i+1 : i+17]) // one bounds check for the 16 bytes
+	w0 := binary.LittleEndian.Uint64(w[:8])
+	var w1 uint64
+	t := special(w0)
+	z := 0
+	if t == 0 {
+		w1 = binary.LittleEndian.Uint64(w[8:])
+		t = special(w1)
+		z = 8
+	}
+	if t == 0 {
+		return 0, -1
+	}
+	k := z + bits.TrailingZeros64(t)>>3
+	if w[k&15] != '"' {
+		return 0, -1
+	}
+	if tab == nil {
+		return i + 2 + k, -1
+	}
+	return i + 2 + k, tab.find(k, w0, w1)
+}
+
+// scanKey validates the key starting at b[i] == '"' that keyShort has not
+// settled (of 16 bytes or more, or escaped) and returns the index just
+// past it and its index in tab (keyIndex; -1: none, or tab is nil).
+func scanKey(b []byte, i int, tab *keyTable) (int, int, bool) {
 	e, esc, ok := scanStringLong(b, i)
 	if !ok || tab == nil {
 		return e, -1, ok
@@ -401,24 +418,32 @@ func scanKey(b []byte, i int, tab *keyTable) (int, int, bool) {
 	return e, keyIndex(b[i+1:e-1], tab.names, esc), true
 }
 
-// scanStringMember validates the string starting at b[i] == '"' (a
-// member's or an element's value) and returns the index just past it: up
-// to its first five words eight bytes a step (special), which settles ids,
-// names, roles, models and timestamps (most strings of a line are shorter
-// than 40 bytes) without the set-up of the AVX2 scan, then scanStringLong
-// from the start.
-func scanStringMember(b []byte, i int) (int, bool) {
-	if i >= 0 && i+41 <= len(b) {
-		w := (*[40]byte)(b[i+1 : i+41]) // one bounds check for the 40 bytes
-		for j := 0; j < 40; j += 8 {
-			if t := special(binary.LittleEndian.Uint64(w[j : j+8])); t != 0 {
-				if k := j + bits.TrailingZeros64(t)>>3; k < 40 && w[k] == '"' {
-					return i + 2 + k, true
-				}
-				break
+// stringShort returns the index just past the string starting at b[i] ==
+// '"' (a member's or an element's value) when its closing quote is within
+// its first five words and nothing before it needs a look (no backslash
+// or control byte), else 0: eight bytes a step (special), which settles
+// ids, names, roles, models and timestamps (most strings of a line are
+// shorter than 40 bytes) without the set-up of the AVX2 scan. It calls
+// nothing, so it needs no stack frame.
+func stringShort(b []byte, i int) int {
+	if i < 0 || i+41 > len(b) {
+		return 0
+	}
+	w := (*[40]byte)(b[i+1 : i+41]) // one bounds check for the 40 bytes
+	for j := 0; j < 40; j += 8 {
+		if t := special(binary.LittleEndian.Uint64(w[j : j+8])); t != 0 {
+			if k := j + bits.TrailingZeros64(t)>>3; k < 40 && w[k] == '"' {
+				return i + 2 + k
 			}
+			return 0
 		}
 	}
+	return 0
+}
+
+// scanStringMember validates the string starting at b[i] == '"' that
+// stringShort has not settled and returns the index just past it.
+func scanStringMember(b []byte, i int) (int, bool) {
 	e, _, ok := scanStringLong(b, i)
 	return e, ok
 }
