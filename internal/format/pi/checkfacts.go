@@ -368,6 +368,35 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 	if keep {
 		st.facts = append(st.facts, sf)
 	}
+	if isMsg && needsNoCaptures(b.Aux.(*idHashes), list) {
+		rec.Top, rec.Sub = nil, nil // not copied into the batch (restoreCaptures)
+	}
+}
+
+// needsNoCaptures reports whether the merge reads none of the captures of
+// the record inspect just took, a message line: its digest says all the
+// index takes of it (takeMessage), and with list its listFact all the
+// listing does, unless it is a user message (its text may be the first
+// message) or a user or assistant message with content whose message
+// timestamp is not a number (the listing reads the line's timestamp).
+// Until the header is read the merge reads them all: it scans the line
+// again (restoreCaptures).
+func needsNoCaptures(ih *idHashes, list bool) bool {
+	n := len(ih.msg)
+	if n == 0 || ih.msg[n-1] == 0 {
+		return false
+	}
+	if !list {
+		return true
+	}
+	if len(ih.lf) != n {
+		return false
+	}
+	f := ih.lf[n-1].msg.flags
+	if f&mfUser != 0 {
+		return false
+	}
+	return f&(mfObject|mfContent|mfAssistant) != mfObject|mfContent|mfAssistant || f&mfNumTS != 0
 }
 
 // strDecoded stores the value of raw JSON string raw ("" when it is not

@@ -355,6 +355,10 @@ type reader struct {
 	// when idHashOK (the parallel pass's workers computed it).
 	idHash   uint64
 	idHashOK bool
+	// rescan scans the line of a record whose captures the workers left
+	// out (restoreCaptures), with capture rescanOf.
+	rescan   *jsonl.Scanner
+	rescanOf *jsonl.Capture
 }
 
 // captured is what the indexing pass picks out of each line while

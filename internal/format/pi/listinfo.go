@@ -397,9 +397,9 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 		}
 	}
 	st.haveLastID = false
-	if f[kID] != nil {
-		if st.pre != nil {
-			st.lastID = st.pre.id
+	if pre := st.pre; pre != nil && pre.flags&lfID != 0 || pre == nil && f[kID] != nil {
+		if pre != nil {
+			st.lastID = pre.id
 		} else {
 			st.lastID = idHash(f[kID])
 		}
@@ -869,6 +869,7 @@ type listFact struct {
 const (
 	lfParent  = 1 << iota // the parent id is truthy
 	lfMessage             // the type is the string "message"
+	lfID                  // the line has an id (id is its hash)
 )
 
 // msgFacts is what the listing reads of a message line's message: what
@@ -943,6 +944,7 @@ func listFactOf(rec *jsonl.Record, h uint64) listFact {
 	top := rec.Top
 	if top[kID] != nil {
 		lf.id = h
+		lf.flags |= lfID
 	}
 	if jsonl.Truthy(top[kParentID]) {
 		lf.flags |= lfParent

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
@@ -349,6 +350,28 @@ func (rd *reader) takeMessage(rec *jsonl.Record, d uint32, id, parent string) {
 	rd.f.addEntry(e, int32(rec.Line), id, parent, hasParent)
 }
 
+// restoreCaptures gives rec, an object line whose captures inspect left
+// out (needsNoCaptures), those captures again: its line is read back and
+// scanned. The merge needs them only for a line before the header.
+func (rd *reader) restoreCaptures(rec *jsonl.Record, ra io.ReaderAt, c *jsonl.Capture) error {
+	if rec.Raw == nil {
+		line, err := jsonl.ReadLineAt(ra, rec.Offset, rec.Len())
+		if err != nil {
+			return err
+		}
+		rec.Raw = line
+	}
+	if rd.rescan == nil || rd.rescanOf != c {
+		rd.rescan, rd.rescanOf = jsonl.NewScanner(c), c
+	}
+	if !rd.rescan.Scan(rec.Body()) || !rd.rescan.IsObject() {
+		return jsonl.ErrFileChanged // it was an object line when the workers read it
+	}
+	rec.Top = slices.Clone(rd.rescan.Top)
+	rec.Sub = slices.Clone(rd.rescan.Sub[:min(len(rd.rescan.Sub), nCheckSub)])
+	return nil
+}
+
 // readParallel indexes a file with jsonl.ReadParallel: the file is read
 // once in chunks cut at line boundaries, GOMAXPROCS workers validate and
 // capture the chunks' lines, and the caller's goroutine builds the index
@@ -358,6 +381,9 @@ func (rd *reader) takeMessage(rec *jsonl.Record, d uint32, id, parent string) {
 // chunk) are read back by offset.
 func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 	keep := func(rec *jsonl.Record) bool {
+		if rec.Kind == jsonl.Object && rec.Top == nil && !rec.Streamed {
+			return false // a plain message line inspect took whole (needsNoCaptures)
+		}
 		isMsg := rec.Kind == jsonl.Object && bytes.Equal(rec.Top[capType], typeMessage)
 		return !isMsg || !rec.Newline
 	}
@@ -403,6 +429,13 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 				rd.idHash, rd.idHashOK = hs[i], true
 			}
 			isObj := rec.Kind == jsonl.Object
+			fast := ds != nil && ds[i] != 0 && (rd.f.Header != nil || rd.f.HeaderErr != nil) &&
+				(rd.list == nil || lf != nil && (rd.list.headerDone || rd.list.broken || rd.list.stopped))
+			if isObj && rec.Top == nil && !rec.Streamed && !fast {
+				if err := rd.restoreCaptures(rec, ra, po.Capture); err != nil {
+					return err
+				}
+			}
 			if rec.Raw == nil && (isObj || rec.Kind == jsonl.NonObject) &&
 				(!headerSeen || rec.Streamed && !(isObj && bytes.Equal(rec.Top[capType], typeMessage) && rec.Newline)) {
 				line, err := jsonl.ReadLineAt(ra, rec.Offset, rec.Len())
@@ -423,7 +456,7 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 				rd.list.pre = nil
 			}
 			before := rd.f.Index.Len()
-			if ds != nil && ds[i] != 0 && (rd.f.Header != nil || rd.f.HeaderErr != nil) {
+			if fast {
 				id, parent := ih.idsOf(i)
 				rd.takeMessage(rec, ds[i], id, parent)
 			} else {

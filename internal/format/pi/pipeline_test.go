@@ -1,8 +1,10 @@
 package pi
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -104,4 +106,66 @@ func FuzzParallelIndex(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCapturesLeftOutBeforeHeader: plain message lines whose captures the
+// workers leave out (needsNoCaptures) before the file's header is read
+// (no header, a header behind a byte order mark, a title slot, blank and
+// bad lines first) are indexed, checked and listed as the serial pass and
+// the listing scan do: the merge scans them again (restoreCaptures).
+func TestCapturesLeftOutBeforeHeader(t *testing.T) {
+	msg := func(id, parent, role string) string {
+		return `{"type":"message","id":"` + id + `","parentId":"` + parent + `","timestamp":"2026-01-02T03:04:05Z","message":{"role":"` + role + `","content":[{"type":"toolCall","id":"c` + id + `","name":"bash"}],"timestamp":1700000000000}}` + "\n"
+	}
+	header := `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}` + "\n"
+	body := msg("a", "s", "assistant") + msg("b", "a", "assistant") + msg("c", "b", "toolResult")
+	heads := map[string]string{
+		"no header":    body,
+		"bom header":   "\ufeff" + header + body,
+		"title slot":   `{"type":"title","title":"t"}` + "\n" + body,
+		"blank, bad":   "\n  \n{\"type\":\n" + body,
+		"message then": body + header + body,
+	}
+	defer func() { serialIndex, indexChunkSize = false, 0 }()
+	for name, content := range heads {
+		p := filepath.Join(t.TempDir(), "f.jsonl")
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		serialIndex = true
+		a, err := Open(p, Options{Check: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		serialIndex = false
+		fh, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := ScanListInfo(fh, p)
+		fh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, chunk := range []int{0, 64} {
+			indexChunkSize = chunk
+			b, err := Open(p, Options{Check: true, List: true})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if sa, sb := indexSummary(a), indexSummary(b); sa != sb {
+				t.Fatalf("%s (chunk %d): serial and parallel index differ:\nserial:\n%s\nparallel:\n%s", name, chunk, sa, sb)
+			}
+			if ca, cb := fmt.Sprint(a.Check(CheckOptions{})), fmt.Sprint(b.Check(CheckOptions{})); ca != cb {
+				t.Fatalf("%s (chunk %d): check differs:\nserial:   %s\nparallel: %s", name, chunk, ca, cb)
+			}
+			if got := b.listInfo; got != nil {
+				cp := *got
+				cp.line1 = nil
+				if !reflect.DeepEqual(want, &cp) {
+					t.Fatalf("%s (chunk %d): listing differs:\nscan: %+v\npass: %+v", name, chunk, want, &cp)
+				}
+			}
+		}
+	}
 }
