@@ -78,7 +78,54 @@ func (d *Dirs) Stat(path string) (os.FileInfo, error) {
 		}
 		break
 	}
-	st := *(*syscall.Stat_t)(unsafe.Pointer(&ust))
+	return regularStat(name, &ust), nil
+}
+
+// OpenStat opens a regular file to be searched and stats it in one lookup
+// of its name (openat, then fstat on the descriptor, instead of fstatat
+// then openat): the file is nil, with os.Stat's answer, when path is not a
+// regular file or cannot be opened. The caller hands the file to the
+// search in Target.Opened, or closes it.
+func (d *Dirs) OpenStat(path string) (*Opened, os.FileInfo, error) {
+	fd, name, ok := d.dir(path)
+	if !ok {
+		st, err := os.Stat(path)
+		return nil, st, err
+	}
+	var f int
+	for {
+		var err error
+		// O_NONBLOCK: opening a FIFO found under a .jsonl name must not
+		// wait for a writer (it is not read: not a regular file).
+		f, err = syscall.Openat(fd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			st, err := os.Stat(path)
+			return nil, st, err
+		}
+		break
+	}
+	var ust unix.Stat_t
+	for {
+		err := unix.Fstat(f, &ust)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || ust.Mode&syscall.S_IFMT != syscall.S_IFREG {
+			syscall.Close(f)
+			st, err := os.Stat(path)
+			return nil, st, err
+		}
+		break
+	}
+	return &Opened{f: &rawFile{fd: f, path: path}}, regularStat(name, &ust), nil
+}
+
+// regularStat is os.Stat's FileInfo of a regular file from its struct stat.
+func regularStat(name string, ust *unix.Stat_t) *fileStat {
+	st := *(*syscall.Stat_t)(unsafe.Pointer(ust))
 	mode := fs.FileMode(st.Mode & 0o777)
 	if st.Mode&syscall.S_ISUID != 0 {
 		mode |= fs.ModeSetuid
@@ -90,7 +137,7 @@ func (d *Dirs) Stat(path string) (os.FileInfo, error) {
 		mode |= fs.ModeSticky
 	}
 	return &fileStat{name: name, size: st.Size, mode: mode,
-		mod: time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)), sys: st}, nil //nolint:unconvert // types differ by arch
+		mod: time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)), sys: st} //nolint:unconvert // types differ by arch
 }
 
 // open is openRaw(path), by name in its folder.

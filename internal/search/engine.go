@@ -34,15 +34,29 @@ type Target struct {
 	// head cannot tell; Describe (or the session's Meta) is then asked.
 	// Used only with Config.NoTitles.
 	Ident func(head []byte) (id string, ok bool)
+	// Known, when set, gives what the caller's records (the list cache)
+	// know of a session with a hit whose Target lacks its id: its id and
+	// title, ok false when they know nothing. It is asked first.
+	Known func() (id, title string, ok bool)
+	// Opened, when set, is Ref.Path already opened (Dirs.OpenStat): read
+	// instead of opening the file again. The search closes it.
+	Opened *Opened
 }
 
-// describe fills what t lacks of agent, id and title: with t.Describe when
-// set, else from the session's Meta (s, or the session opened for it).
-// With cfg.NoTitles the title is not needed: t.Ident gives the id from the
+// describe fills what t lacks of agent, id and title: from t.Known when it
+// knows the session (the caller's records), else with t.Describe when set,
+// else from the session's Meta (s, or the session opened for it). With
+// cfg.NoTitles the title is not needed: t.Ident gives the id from the
 // file's head (head, or nil) where it can, without reading the file whole.
 func describe(cfg *Config, t *Target, s sessfmt.Session, head []byte) {
 	if t.Agent != "" && t.ID != "" && (t.Title != "" || cfg.NoTitles) {
 		return
+	}
+	if t.Known != nil && t.ID == "" {
+		if id, title, ok := t.Known(); ok {
+			t.ID, t.Title = id, title
+			return
+		}
 	}
 	if cfg.NoTitles && t.Agent != "" && t.Ident != nil {
 		if id, ok := t.Ident(head); ok {
@@ -283,6 +297,7 @@ func Collect(cfg Config, in <-chan Target) []*Result {
 }
 
 func searchOne(cfg *Config, t Target, buf []byte) *Result {
+	defer t.Opened.Close() // unless firstLineHit took it
 	res := &Result{Target: t}
 	pre := cfg.Matcher.Prefilter()
 	if pre != nil && t.Ref.ID == "" && cfg.FirstOnly && !cfg.ActiveOnly && cfg.Format != nil {
@@ -419,10 +434,13 @@ func firstLineHit(cfg *Config, t Target, lt sessfmt.LineTexter, pre *Prefilter, 
 			return errStop
 		})
 	}
-	rf, err := cfg.Dirs.open(t.Ref.Path)
-	if err != nil {
-		res.Err = err
-		return res
+	rf := t.Opened.take()
+	var err error
+	if rf == nil {
+		if rf, err = cfg.Dirs.open(t.Ref.Path); err != nil {
+			res.Err = err
+			return res
+		}
 	}
 	var r io.Reader = rf
 	var hr *headReader

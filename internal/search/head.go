@@ -38,3 +38,26 @@ func (h *headReader) Read(b []byte) (int, error) {
 	}
 	return n, err
 }
+
+// Opened is a session file opened by Dirs.OpenStat, which the search reads
+// instead of opening it again (search -l's first pass); the search closes
+// it. A nil *Opened is none.
+type Opened struct{ f *rawFile }
+
+// take returns the file, which the caller now closes (nil: none).
+func (o *Opened) take() *rawFile {
+	if o == nil {
+		return nil
+	}
+	f := o.f
+	o.f = nil
+	return f
+}
+
+// Close closes the file unless it was taken; safe on nil and twice.
+func (o *Opened) Close() error {
+	if f := o.take(); f != nil {
+		return f.Close()
+	}
+	return nil
+}

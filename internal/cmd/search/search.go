@@ -441,27 +441,41 @@ func discovered(opts *Options, cfg search.Config) (targets []search.Target, resu
 }
 
 // searchedQuick is quickTargets and search.Collect at once: each session is
-// searched as soon as it is found (its stat and cache row read), so that
-// the walk and the search share the cores; the results (at most one hit
-// each: -l) are then put in quickTargets' order.
+// searched as soon as it is found (opened and stat'ed with one lookup of
+// its name), so that the walk and the search share the cores; the list
+// cache is read meanwhile, and asked about a session only when it has a hit
+// (quickInfo.known). The results (at most one hit each: -l) are then put in
+// quickTargets' order, those list would not show (sidechain-only
+// transcripts) left out.
 func searchedQuick(opts *Options, sopts discover.Options, cfg search.Config) ([]*search.Result, *discover.Cache) {
 	in := make(chan search.Target, 64)
-	var mods []time.Time
+	var infos []*quickInfo
 	var cache *discover.Cache
 	dirs := search.NewDirs()
 	defer dirs.Close()
 	cfg.Dirs = dirs
 	go func() {
 		defer close(in)
-		cache = eachQuickTarget(opts, sopts, dirs, func(t search.Target, mod time.Time) {
-			mods = append(mods, mod)
+		cache = eachQuickTarget(opts, sopts, dirs, func(t search.Target, info *quickInfo) {
+			infos = append(infos, info)
 			in <- t
 		})
 	}()
 	res := search.Collect(cfg, in) // returns once in is closed and all are searched
-	out := make([]*search.Result, len(res))
-	for i, k := range byModified(mods) {
-		out[i] = res[k]
+	var keep []int
+	for i, r := range res {
+		if len(r.Hits) > 0 && infos[i].hidden(opts.All) {
+			continue
+		}
+		keep = append(keep, i)
+	}
+	mods := make([]time.Time, len(keep))
+	for j, i := range keep {
+		mods[j] = infos[i].mod
+	}
+	out := make([]*search.Result, len(keep))
+	for j, k := range byModified(mods) {
+		out[j] = res[keep[k]]
 	}
 	return out, cache
 }
@@ -491,7 +505,7 @@ func quickTargets(opts *Options, sopts discover.Options) ([]search.Target, *disc
 		mod time.Time
 	}
 	var items []item
-	cache := eachQuickTarget(opts, sopts, nil, func(t search.Target, mod time.Time) { items = append(items, item{t, mod}) })
+	cache := eachQuickTarget(opts, sopts, nil, func(t search.Target, info *quickInfo) { items = append(items, item{t, info.mod}) })
 	mods := make([]time.Time, len(items))
 	for i := range items {
 		mods[i] = items[i].mod
@@ -514,13 +528,44 @@ func byModified(mods []time.Time) []int {
 	return order
 }
 
+// quickInfo is what eachQuickTarget knows of a session besides its Target:
+// its last activity (the order to show it in), and whether list hides it.
+// With -l the list cache is asked only once the session has a hit
+// (Target.Known, from a search worker), which fills it in.
+type quickInfo struct {
+	mod time.Time
+	// known: the list cache has a fresh row; sidechain is its verdict.
+	known, sidechain bool
+	// subagent: a Claude Code subagent transcript (under subagents/),
+	// which list hides unless --all when it has not read the file.
+	subagent bool
+}
+
+// hidden says list would not show the session (without --all): the list
+// cache says it is a sidechain-only transcript, or, when the cache does
+// not know it, it is a subagent transcript.
+func (q *quickInfo) hidden(all bool) bool {
+	if all {
+		return false
+	}
+	if q.known {
+		return q.sidechain
+	}
+	return q.subagent
+}
+
 // eachQuickTarget finds quickTargets' sessions and gives each to add as it
-// is found, with its last activity (the order to show it in); it returns
-// the list cache, as quickTargets. The cache is read while the first root
-// is walked.
+// is found, with its quickInfo; it returns the list cache, as quickTargets.
+// The cache is read while the first root is walked.
 //
-// dirs, when not nil, stats each file by name in its folder.
-func eachQuickTarget(opts *Options, sopts discover.Options, dirs *search.Dirs, add func(search.Target, time.Time)) *discover.Cache {
+// dirs, when not nil (search -l), opens and stats each file by name in its
+// folder (the Target carries the open file to the search), and nothing
+// waits for the cache: a session found before the cache is read gets
+// Target.Known instead, which waits for it (at its first hit, if any), and
+// the caller leaves out afterwards what list hides (quickInfo.hidden).
+// Without dirs, the cache is read before the first file is looked at, and a
+// session list hides is not given.
+func eachQuickTarget(opts *Options, sopts discover.Options, dirs *search.Dirs, add func(search.Target, *quickInfo)) *discover.Cache {
 	warn := func(p string, err error) {
 		if !opts.IO.Quiet() {
 			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s: %s\n", render.EscapeLine(p), render.EscapeLine(err.Error()))
@@ -536,6 +581,7 @@ func eachQuickTarget(opts *Options, sopts discover.Options, dirs *search.Dirs, a
 	} else {
 		close(cacheRead)
 	}
+	lazy := dirs != nil
 	seenRoot := map[string]bool{}
 	seenFile := map[string]bool{}
 	seenKey := map[discover.FileKey]bool{}
@@ -560,52 +606,78 @@ func eachQuickTarget(opts *Options, sopts discover.Options, dirs *search.Dirs, a
 		}
 		seenRoot[real] = true
 		files := prov.Files(r.Path, warn)
-		<-cacheRead
+		if !lazy {
+			<-cacheRead
+		}
 		for _, p := range files {
-			fst, err := dirs.Stat(p)
+			var (
+				fst    os.FileInfo
+				opened *search.Opened
+				err    error
+			)
+			if lazy {
+				opened, fst, err = dirs.OpenStat(p)
+			} else {
+				fst, err = os.Stat(p)
+			}
 			if err != nil || !fst.Mode().IsRegular() {
+				opened.Close()
 				continue
 			}
 			if k, ok := discover.KeyOf(fst); ok {
 				if seenKey[k] {
+					opened.Close()
 					continue
 				}
 				seenKey[k] = true
 			} else if rp, err := filepath.EvalSymlinks(p); err == nil {
 				if seenFile[rp] {
+					opened.Close()
 					continue
 				}
 				seenFile[rp] = true
 			}
-			t := search.Target{Agent: r.Agent, Ref: sessfmt.Ref{Format: prov.Format, Agent: r.Agent, Path: p}}
-			mod := fst.ModTime()
-			if cache != nil {
-				if b, ok := cache.Brief(p, fst, prov); ok {
-					if b.Sidechain && !opts.All {
-						continue
+			info := &quickInfo{mod: fst.ModTime(), subagent: strings.Contains(filepath.ToSlash(p), "/subagents/")}
+			t := search.Target{Agent: r.Agent, Ref: sessfmt.Ref{Format: prov.Format, Agent: r.Agent, Path: p}, Opened: opened}
+			p, fst, prov := p, fst, prov
+			// lookup asks the cache (once it is read) about the file.
+			lookup := func() (b discover.Brief) {
+				if cache != nil {
+					if b, info.known = cache.Brief(p, fst, prov); info.known {
+						info.sidechain, info.mod = b.Sidechain, b.Modified
 					}
-					t.ID, t.Title, mod = b.ID, b.Title, b.Modified
+				}
+				return b
+			}
+			if !lazy || cacheReady(cacheRead) {
+				b := lookup()
+				if info.hidden(opts.All) {
+					opened.Close()
+					continue
+				}
+				t.ID, t.Title = b.ID, b.Title
+			} else {
+				t.Known = func() (string, string, bool) {
+					<-cacheRead
+					b := lookup()
+					return b.ID, b.Title, info.known
 				}
 			}
-			if t.ID == "" && !opts.All && strings.Contains(filepath.ToSlash(p), "/subagents/") {
-				continue
-			}
-			if t.ID == "" {
+			if !info.known {
 				// -l without --titles: the id from the file's first lines,
 				// by list's own rule, where they tell it.
-				p, prov := p, prov
 				t.Ident = func(head []byte) (string, bool) { return prov.Ident(p, head) }
 			}
-			if t.ID == "" && prov.Info != nil {
+			if !info.known && prov.Info != nil {
 				// Not in the list cache: a session with a hit gets its id and
 				// title from list's own summary of the file (one streaming
 				// pass, no index), not by being opened.
-				p, fst, prov := p, fst, prov
 				t.Describe = func() (string, string, string, error) {
 					s, err := prov.Info(p, fst)
 					if err != nil {
 						return "", "", "", err
 					}
+					<-cacheRead
 					if cache != nil {
 						cache.PutBrief(p, fst, prov, s)
 					}
@@ -616,11 +688,12 @@ func eachQuickTarget(opts *Options, sopts discover.Options, dirs *search.Dirs, a
 				ref, err := opts.Factory.Registry.Resolve(p)
 				if err != nil {
 					warn(p, err)
+					opened.Close()
 					continue
 				}
 				t.Ref = ref
 			}
-			add(t, mod)
+			add(t, info)
 		}
 	}
 	<-cacheRead
@@ -634,7 +707,21 @@ func eachQuickTarget(opts *Options, sopts discover.Options, dirs *search.Dirs, a
 			warn(s.Path, err)
 			continue
 		}
-		add(search.Target{Ref: ref, Agent: s.Agent, ID: s.ID, Title: s.Title}, s.Modified)
+		add(search.Target{Ref: ref, Agent: s.Agent, ID: s.ID, Title: s.Title}, &quickInfo{mod: s.Modified})
 	}
 	return cache
+}
+
+// cacheReady says the list cache is read (c is closed), without waiting
+// (a variable: tests make search -l take either way).
+var cacheReady = isClosed
+
+// isClosed says c is closed (without waiting).
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
