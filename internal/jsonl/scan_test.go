@@ -22,7 +22,8 @@ func TestScannerCaptures(t *testing.T) {
 	for _, bad := range []string{`{"a":NaN}`, `{"a":01}`, `{"a":"\x01"}`, `{"a":"\q"}`, `{"a":1}x`, `{"a":1`, `{"a":+1}`, `[1,]`, `{"a":1,}`, `{"a" 1}`} {
 		require.False(t, s.Scan([]byte(bad)), bad)
 	}
-	for _, good := range []string{`42`, `null`, `[]`, ` {"a":[1,{"b":"\u00e9"}]} `, `"s"`, `-0.5e+10`} {
+	for _, good := range []string{`42`, `null`, `[]`, ` {"a":[1,{"b":"\u00e9"}]} `, `"s"`, `-0.5e+10`,
+		`{"cost":{"input":0.014361,"total":1.040155},"n":[1.5,2e3,31.25E-2,4,9.0]}`, `[1.5]`, `{"a":7.25}`, `{"a":[12e1]}`} {
 		require.True(t, s.Scan([]byte(good)), good)
 	}
 	require.True(t, s.Scan([]byte(`[{"type":"x"}]`)))
