@@ -276,7 +276,7 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 			case c == '"':
 				if e := stringShort(b, i); e > 0 {
 					i = e
-				} else if i, ok = scanStringMember(b, i); !ok {
+				} else if i, ok = scanStringMember(b, -e); !ok {
 					return i, false
 				}
 			case c >= '1' && c <= '9':
@@ -335,7 +335,7 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 			case c == '"':
 				if e := stringShort(b, i); e > 0 {
 					i = e
-				} else if i, ok = scanStringMember(b, i); !ok {
+				} else if i, ok = scanStringMember(b, -e); !ok {
 					return i, false
 				}
 			case c >= '1' && c <= '9':
@@ -421,13 +421,15 @@ func scanKey(b []byte, i int, tab *keyTable) (int, int, bool) {
 // stringShort returns the index just past the string starting at b[i] ==
 // '"' (a member's or an element's value) when its closing quote is within
 // its first five words and nothing before it needs a look (no backslash
-// or control byte), else 0: eight bytes a step (special), which settles
-// ids, names, roles, models and timestamps (most strings of a line are
-// shorter than 40 bytes) without the set-up of the AVX2 scan. It calls
-// nothing, so it needs no stack frame.
+// or control byte): eight bytes a step (special), which settles ids,
+// names, roles, models and timestamps (most strings of a line are shorter
+// than 40 bytes) without the set-up of the AVX2 scan. Else it returns -p,
+// p being the last byte of the words it found clean (i when none), from
+// which scanStringMember goes on. It calls nothing, so it needs no stack
+// frame.
 func stringShort(b []byte, i int) int {
 	if i < 0 || i+41 > len(b) {
-		return 0
+		return -i
 	}
 	w := (*[40]byte)(b[i+1 : i+41]) // one bounds check for the 40 bytes
 	for j := 0; j < 40; j += 8 {
@@ -435,16 +437,18 @@ func stringShort(b []byte, i int) int {
 			if k := j + bits.TrailingZeros64(t)>>3; k < 40 && w[k] == '"' {
 				return i + 2 + k
 			}
-			return 0
+			return -(i + j)
 		}
 	}
-	return 0
+	return -(i + 40)
 }
 
-// scanStringMember validates the string starting at b[i] == '"' that
-// stringShort has not settled and returns the index just past it.
-func scanStringMember(b []byte, i int) (int, bool) {
-	e, _, ok := scanStringLong(b, i)
+// scanStringMember validates the rest of a string that stringShort has
+// not settled, from b[p+1] (b[p] is its opening quote, or a byte of it that
+// stringShort found clean, so that b[p+1] is not escaped), and returns the
+// index just past it.
+func scanStringMember(b []byte, p int) (int, bool) {
+	e, _, ok := scanStringLong(b, p)
 	return e, ok
 }
 

@@ -616,6 +616,7 @@ func FuzzScanBase(f *testing.F) {
 	f.Add([]byte(`{"a":tru}`))
 	f.Add([]byte(`{"a":1"b"}`))
 	f.Add([]byte(`[-0,0.5e-7,1E+2,-12.5E-3,123456789012345678901234567890,01,1.,1e,-,.5]`))
+	f.Add([]byte("{\"k\":\"a\x01,\"x\":\"b\"}"))
 	f.Add([]byte(`{"cost":{"input":0.014361,"total":1.040155},"n":[1.5,2e3,31.25E-2,4,9.0],"m":12.,"k":[7.e1]}`))
 	f.Add([]byte(`{"t":"2026-07-12T23:15:28.474Z","m":"claude-sonnet-4-5","c":"toolu_b5c8a5fc931f85c6f500d7f7","x":"0123456789abcdef0123456789abcdef0123456789"}`))
 	f.Add([]byte(`{"abcdefghijklmnop":1,"\u00e9":2,"a\\b":3,"a\u005cb":4,"abcdefghi":{"abcdefghi":5}}`))

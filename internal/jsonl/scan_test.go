@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -75,4 +76,47 @@ func TestStringScanWordBoundaries(t *testing.T) {
 		}
 	}
 	t.Logf("%d strings", n)
+}
+
+// TestStringMemberBoundaries puts one byte of interest, or an escape, at
+// every position of member values of 1-100 bytes (and of array elements
+// and keys),
+// followed by a member or not: stringShort's five words and the point at
+// which scanStringMember goes on (the word holding the first byte that
+// needs a look) meet every byte. Held to encoding/json and to baseScanner.
+func TestStringMemberBoundaries(t *testing.T) {
+	// A control byte followed by what would go on as valid JSON if it
+	// ended the string ("\x01,\"z\":\"", or as a key "\x01:1,\"z").
+	interesting := []string{"\x00", "\x1f", "\"", "\\", `\"`, `\\`, `\n`, `\u00e9`, `\u12`, `\q`, "\x7f", "\xe9", `\`, "\x01,\"z\":\"", "\x1f\\\",\"z\":\"", "\x01:1,\"z"}
+	n := 0
+	for _, length := range append(seq(1, 48), 56, 63, 64, 65, 80, 100) {
+		for p := 0; p < length; p++ {
+			for _, c := range interesting {
+				body := []byte(strings.Repeat("a", length))
+				body = append(append(append([]byte{}, body[:p]...), c...), body[p:]...)
+				for _, line := range [][]byte{
+					append(append([]byte(`{"k":"`), body...), `"}`...),
+					append(append([]byte(`{"k":"`), body...), `","type":"x","id":"0123456789abcdef0123456789abcdef0123456789abcdef"}`...),
+					append(append([]byte(`["`), body...), `",1]`...),
+					append(append([]byte(`{"`), body...), `":1}`...), // as a key
+				} {
+					if got, want := NewScanner(nil).Scan(line), json.Valid(line); got != want {
+						t.Fatalf("Scan(%q) = %v, json.Valid = %v", line, got, want)
+					}
+					checkBase(t, line)
+					n++
+				}
+			}
+		}
+	}
+	t.Logf("%d lines", n)
+}
+
+// seq returns the integers from a to b.
+func seq(a, b int) []int {
+	var out []int
+	for k := a; k <= b; k++ {
+		out = append(out, k)
+	}
+	return out
 }
