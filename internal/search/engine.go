@@ -256,43 +256,41 @@ func Collect(cfg Config, in <-chan Target) []*Result {
 	if cfg.Kinds == 0 {
 		cfg.Kinds = sessfmt.TextDefault
 	}
-	type job struct {
-		i int
-		t Target
-	}
-	type done struct {
-		i int
-		r *Result
-	}
-	jobs := make(chan job, 64)
-	out := make(chan done, 64)
-	go func() {
-		defer close(jobs)
-		i := 0
-		for t := range in {
-			jobs <- job{i, t}
-			i++
-		}
-	}()
-	var wg sync.WaitGroup
+	// Each worker takes the next target from in with its number (the
+	// order sent: taken under recv's lock) and puts its result in res
+	// (under mu): one hand-over a session, where a goroutine numbering
+	// the targets and another gathering the results were three.
+	var (
+		recv, mu sync.Mutex
+		next     int
+		res      []*Result
+		wg       sync.WaitGroup
+	)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			buf := make([]byte, blockSize)
-			for j := range jobs {
-				out <- done{j.i, searchOne(&cfg, j.t, buf)}
+			for {
+				recv.Lock()
+				t, ok := <-in
+				i := next
+				next++
+				recv.Unlock()
+				if !ok {
+					return
+				}
+				r := searchOne(&cfg, t, buf)
+				mu.Lock()
+				for len(res) <= i {
+					res = append(res, nil)
+				}
+				res[i] = r
+				mu.Unlock()
 			}
 		}()
 	}
-	go func() { wg.Wait(); close(out) }()
-	var res []*Result
-	for d := range out {
-		for len(res) <= d.i {
-			res = append(res, nil)
-		}
-		res[d.i] = d.r
-	}
+	wg.Wait()
 	return res
 }
 

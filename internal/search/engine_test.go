@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sessctl/sessctl/internal/problem"
@@ -56,8 +57,12 @@ func TestRunDecodesOnlyCandidates(t *testing.T) {
 	var targets []Target
 	for i := 0; i < 30; i++ {
 		p := filepath.Join(dir, fmt.Sprintf("s%02d.jsonl", i))
-		body := ""
-		for j := 0; j < 50; j++ {
+		var body strings.Builder
+		lines := 50
+		if i < 3 {
+			lines = 20000 // searched longer: done after later ones
+		}
+		for j := 0; j < lines; j++ {
 			text := fmt.Sprintf("hay %d %d", i, j)
 			role := "user"
 			if i%10 == 3 && j == 7 {
@@ -67,9 +72,10 @@ func TestRunDecodesOnlyCandidates(t *testing.T) {
 				text, role = "foo\nbar off the path", "off"
 			}
 			b, _ := json.Marshal(map[string]string{"id": fmt.Sprint(j), "role": role, "text": text})
-			body += string(b) + "\n"
+			body.Write(b)
+			body.WriteByte('\n')
 		}
-		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		if err := os.WriteFile(p, []byte(body.String()), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		targets = append(targets, Target{Ref: sessfmt.Ref{Format: "test", Path: p}})
@@ -110,6 +116,28 @@ func TestRunDecodesOnlyCandidates(t *testing.T) {
 	})
 	if err != nil || fmt.Sprint(got) != "[s03.jsonl:8 s13.jsonl:8 s23.jsonl:8]" {
 		t.Fatalf("got %v %v", got, err)
+	}
+	// Collect: the same, from a channel, every result in the order sent.
+	in := make(chan Target)
+	go func() {
+		defer close(in)
+		for _, t := range targets {
+			in <- t
+		}
+	}()
+	open = func(r sessfmt.Ref) (sessfmt.Session, error) { return &lineSession{ref: r, decoded: new(int)}, nil }
+	res := Collect(Config{Matcher: m, Open: open, ActiveOnly: true, FirstOnly: true, Workers: 4}, in)
+	got = nil
+	for i, r := range res {
+		if r.Target.Ref.Path != targets[i].Ref.Path {
+			t.Fatalf("Collect: result %d is %s's, sent %s", i, r.Target.Ref.Path, targets[i].Ref.Path)
+		}
+		for _, h := range r.Hits {
+			got = append(got, fmt.Sprintf("%s:%d", filepath.Base(h.Session), h.Line))
+		}
+	}
+	if len(res) != len(targets) || fmt.Sprint(got) != "[s03.jsonl:8 s13.jsonl:8 s23.jsonl:8]" {
+		t.Fatalf("Collect: %d results, hits %v", len(res), got)
 	}
 }
 
