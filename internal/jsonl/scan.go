@@ -195,8 +195,8 @@ func (t *keyTable) find(n int, w0, w1 uint64) int {
 	n &= 15
 	w0 &= lowBytes[min(n, 8)]
 	w1 &= highWord[n]
-	for k := int(t.start[n]); k < int(t.start[n+1]); k++ {
-		if e := &t.ents[k]; e.w0 == w0 && e.w1 == w1 {
+	for _, e := range t.ents[t.start[n]:t.start[n+1]] { // one bounds check
+		if e.w0 == w0 && e.w1 == w1 {
 			return e.slot
 		}
 	}
