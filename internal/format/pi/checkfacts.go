@@ -287,7 +287,7 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 	hashIDs(rec, b)
 	if list {
 		ih := b.Aux.(*idHashes)
-		ih.lf = append(ih.lf, listFactOf(rec, ih.h[len(ih.h)-1]))
+		ih.lf = append(ih.lf, listFactOf(rec, ih.h[len(ih.h)-1], ih))
 	}
 	if rec.Kind != jsonl.Object {
 		return

@@ -935,8 +935,10 @@ func messageFacts(m []byte, mf [][]byte) msgFacts {
 }
 
 // listFactOf is the listing's fact of rec (zero for a line that is not
-// an object), given h, idHash of its id when it has one (hashIDs').
-func listFactOf(rec *jsonl.Record, h uint64) listFact {
+// an object), given h, idHash of its id when it has one, and ih, the
+// batch's idHashes hashIDs just took rec into (a parent id equal to the
+// id before has that id's hash).
+func listFactOf(rec *jsonl.Record, h uint64, ih *idHashes) listFact {
 	var lf listFact
 	if rec.Kind != jsonl.Object || rec.Top == nil {
 		return lf
@@ -946,9 +948,13 @@ func listFactOf(rec *jsonl.Record, h uint64) listFact {
 		lf.id = h
 		lf.flags |= lfID
 	}
-	if jsonl.Truthy(top[kParentID]) {
+	if p := top[kParentID]; jsonl.Truthy(p) {
 		lf.flags |= lfParent
-		lf.parent = idHash(top[kParentID])
+		if ih.prevID != nil && bytes.Equal(p, ih.prevID) {
+			lf.parent = ih.prevH // the usual chain: the same bytes, the same hash
+		} else {
+			lf.parent = idHash(p)
+		}
 	}
 	if wordIs(top[kType], "message") {
 		lf.flags |= lfMessage

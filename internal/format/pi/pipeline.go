@@ -156,6 +156,11 @@ type idHashes struct {
 	// (a miss per line).
 	idAt []uint32
 	ids  []byte
+	// lastID is the raw id of the last record of the batch that had one,
+	// lastH its hash; prevID and prevH those of the one before: a parent
+	// id with prevID's bytes has its hash (listFactOf), without hashing.
+	lastID, prevID []byte
+	lastH, prevH   uint64
 	// roles caches the kinds of message roles (kindOf takes a lock).
 	roles [4]roleKind
 	// facts is check's facts of the batch (checkfacts.go: its Inspect
@@ -169,6 +174,7 @@ type idHashes struct {
 // reset empties ih for a batch (or a file) to come.
 func (ih *idHashes) reset() {
 	ih.h, ih.msg, ih.idAt, ih.ids, ih.lf = ih.h[:0], ih.msg[:0], ih.idAt[:0], ih.ids[:0], ih.lf[:0]
+	ih.lastID, ih.prevID = nil, nil // they point into the chunk of the batch
 }
 
 // idsOf returns the id and parent id (empty when none) of record i, whose
@@ -241,10 +247,10 @@ func plainString(raw []byte) bool {
 // string (or absent, or for the parent null or false): take reads those.
 // It gives what take gives such a line: kindOf("message", role), the id or
 // none, and the parent id when it is truthy.
-func (ih *idHashes) msgDigest(rec *jsonl.Record) uint32 {
+func (ih *idHashes) msgDigest(rec *jsonl.Record, idPlain bool) uint32 {
 	d := uint32(msgFast)
 	if raw := rec.Top[capID]; raw != nil {
-		if !plainString(raw) {
+		if !idPlain {
 			return 0
 		}
 		d |= msgID
@@ -302,13 +308,19 @@ func hashIDs(rec *jsonl.Record, b *jsonl.Batch) {
 	var d uint32
 	var at uint32
 	if rec.Kind == jsonl.Object && rec.Top != nil {
+		idPlain := false // the id is a string without escapes (plainString)
 		if raw := rec.Top[capID]; raw != nil {
-			h = tree.HashString(rawKeyView(raw))
+			if idPlain = plainString(raw); idPlain && len(raw) > 2 {
+				h = tree.HashString(unsafe.String(&raw[1], len(raw)-2)) // rawKeyView's
+			} else {
+				h = tree.HashString(rawKeyView(raw))
+			}
+			ih.prevID, ih.prevH, ih.lastID, ih.lastH = ih.lastID, ih.lastH, raw, h
 		} else {
 			h = noIDHash
 		}
 		if !rec.BOM && rec.Newline && rec.Value == nil && bytes.Equal(rec.Top[capType], typeMessage) {
-			d = ih.msgDigest(rec)
+			d = ih.msgDigest(rec, idPlain)
 		}
 		if d != 0 {
 			var ok bool
