@@ -123,4 +123,4 @@ want 6 && runcase '`bench session 30004` (100 sessions, 5 %; title)' "-F -l 'ben
 want 7 && runcase '`bench session 3001` (999 sessions, 50 %; title)' "-F -l 'bench session 3001'" "--in all -l 'bench session 3001'"
 want 8 && runcase '`-l --titles fmt.Println(x)` (every session)' "-F -l 'fmt.Println(x)'" "-l --titles 'fmt.Println(x)'"
 rm -rf "$OUT"
-echo "machine: $(nproc) cores; $(uname -sr); $(rg --version | head -1); timer: $TIMER" >&2
+echo "machine: $(nproc) cores; $(uname -sr); $(rg --version 2>/dev/null | head -1); timer: $TIMER" >&2
