@@ -273,3 +273,117 @@ func FuzzIndex(f *testing.F) {
 		}
 	})
 }
+
+// summary is everything an index answers about its nodes, as text.
+func summary(x *Index) string {
+	var b strings.Builder
+	for i := range x.Len() {
+		path, cyc := x.Path(i)
+		b.WriteString(strings.Join([]string{x.ID(i), x.ParentID(i), itoa(x.Parent(i)), itoa(int(x.Line(i))),
+			strings.Join(children(x, i), ","), strings.Join(ids(x, path), ","), itoa(len(x.Children(i)))}, "|"))
+		if cyc || x.InCycle(i) || x.Shadowed(i) || x.HasParent(i) {
+			b.WriteString(strings.Join([]string{"", itoa(boolInt(cyc)), itoa(boolInt(x.InCycle(i))), itoa(boolInt(x.Shadowed(i))), itoa(boolInt(x.HasParent(i)))}, "/"))
+		}
+		b.WriteByte('\n')
+	}
+	for _, id := range []string{"a", "b", "z", "", strings.Repeat("n", 255)} {
+		j, ok := x.Lookup(id)
+		b.WriteString(itoa(j) + itoa(boolInt(ok)) + ";")
+	}
+	b.WriteString(strings.Join(x.Duplicates(), ",") + "\n")
+	for _, o := range x.Orphans() {
+		b.WriteString(itoa(o) + ",")
+	}
+	for _, c := range x.Cycles() {
+		for _, n := range c {
+			b.WriteString(itoa(n) + " ")
+		}
+		b.WriteString(";")
+	}
+	for _, r := range x.Roots() {
+		b.WriteString(itoa(r) + ",")
+	}
+	return b.String()
+}
+
+func boolInt(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// FuzzResetSameAsNew: an index Reset after another file (its memory kept)
+// answers as a new one about the next file's nodes, whatever the first
+// held (more or fewer nodes, long ids, cycles, duplicates).
+func FuzzResetSameAsNew(f *testing.F) {
+	f.Add([]byte{0, 0, 16, 1, 0, 2, 1}, []byte{1, 0, 2, 1, 0, 2, 1, 3, 2})
+	f.Add([]byte{0, 13, 1, 14, 2, 0, 19, 1, 1, 5, 5}, []byte{0, 0, 1, 1, 0})
+	f.Add(append([]byte{2}, make([]byte, 400)...), []byte{3, 0, 18, 1, 0, 0, 19, 2, 2, 3, 3, 4})
+	f.Fuzz(func(t *testing.T, first, second []byte) {
+		build := func(x *Index, nodes []Node) {
+			for _, n := range nodes {
+				x.Add(n)
+			}
+			x.Finish()
+		}
+		p1, n1 := fuzzNodes(first)
+		p2, n2 := fuzzNodes(second)
+		hint := 0
+		if len(second) > 0 && second[0]&2 != 0 {
+			hint = len(n2)
+		}
+		x := New(p1, len(n1))
+		build(x, n1)
+		x.Reset(p2, hint)
+		build(x, n2)
+		y := New(p2, hint)
+		build(y, n2)
+		if a, b := summary(x), summary(y); a != b {
+			t.Fatalf("reset index:\n%s\nnew index:\n%s", a, b)
+		}
+	})
+}
+
+// TestResetManyIDs: ids over several arena chunks, then Reset and other
+// ids over several chunks (the first index's, reused) and the child rows
+// of a bigger index: the answers are a new index's.
+func TestResetManyIDs(t *testing.T) {
+	nodes := func(n int, tag string) []Node {
+		var out []Node
+		for i := range n {
+			id := tag + strings.Repeat("x", i%40) + itoa(i)
+			parent := ""
+			if i > 0 {
+				parent = tag + strings.Repeat("x", (i-1)%40) + itoa(i-1)
+				if i%7 == 0 {
+					parent = tag + itoa(i/2) // an orphan or an earlier id
+				}
+			}
+			out = append(out, Node{ID: id, Parent: parent, Line: int32(i + 1)})
+		}
+		return out
+	}
+	x := New(LastWins, 0)
+	for _, n := range nodes(30000, "a") {
+		x.Add(n)
+	}
+	x.Finish()
+	if len(x.ar.chunks) < 3 {
+		t.Fatalf("%d arena chunks: the test needs several", len(x.ar.chunks))
+	}
+	for _, k := range []int{20000, 50000} {
+		second := nodes(k, "b")
+		x.Reset(FirstWins, 100)
+		y := New(FirstWins, 100)
+		for _, n := range second {
+			x.Add(n)
+			y.Add(n)
+		}
+		x.Finish()
+		y.Finish()
+		if a, b := summary(x), summary(y); a != b {
+			t.Fatalf("%d nodes: the reset index differs from a new one", k)
+		}
+	}
+}

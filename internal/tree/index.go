@@ -80,6 +80,9 @@ type Index struct {
 	finished   bool
 	cycles     [][]int
 	inCycle    []bool
+	// spareRows holds, after Reset, the child rows of the index before
+	// (childStart, childList), for Finish to reuse.
+	spareRows [2][]int32
 }
 
 type orphan struct {
@@ -98,6 +101,34 @@ func New(p Policy, sizeHint int) *Index {
 	x.tab = make([]uint32, n)
 	x.tags = make([]uint8, n)
 	return x
+}
+
+// Reset empties x for another file, resolving duplicates by p and sized
+// for sizeHint entries as New sizes it, keeping the memory x has grown: a
+// listing indexes thousands of files one after another. Every string x
+// returned before (ID, ParentID, Node, Duplicates) is invalid after it.
+func (x *Index) Reset(p Policy, sizeHint int) {
+	rows := [2][]int32{x.childStart[:0], x.childList[:0]}
+	if cap(x.spareRows[0]) > cap(rows[0]) {
+		rows = x.spareRows
+	}
+	n := 16
+	for n*7 < sizeHint*8 {
+		n *= 2
+	}
+	tab, tags := x.tab, x.tags
+	if cap(tab) >= n && cap(tags) >= n {
+		tab, tags = tab[:n], tags[:n]
+		clear(tab)
+		clear(tags)
+	} else {
+		tab, tags = make([]uint32, n), make([]uint8, n)
+	}
+	ar := x.ar
+	ar.reset()
+	*x = Index{policy: p, ids: x.ids[:0], par: x.par[:0], hasPar: x.hasPar[:0], lines: lineTable{runs: x.lines.runs[:0]},
+		ar: ar, tab: tab, tags: tags, orphans: x.orphans[:0], spareRows: rows}
+	x.Grow(sizeHint)
 }
 
 // Add appends an entry in file order and returns its node number.
@@ -277,7 +308,13 @@ func (x *Index) Finish() {
 	// counts p's children, the prefix sums make s[p+1] the start of p's row,
 	// and placing each child advances s[p+1] to the start of row p+1, so that
 	// afterwards s[k] is the start of row k. File order is kept because i grows.
-	s := make([]int32, n+2)
+	s := x.spareRows[0]
+	if cap(s) >= n+2 {
+		s = s[:n+2]
+		clear(s)
+	} else {
+		s = make([]int32, n+2)
+	}
 	for i := range n {
 		if !x.HasParent(i) {
 			x.par[i] = None
@@ -300,7 +337,12 @@ func (x *Index) Finish() {
 	for i := 2; i < len(s); i++ {
 		s[i] += s[i-1]
 	}
-	x.childList = make([]int32, s[n+1])
+	if cl := x.spareRows[1]; cap(cl) >= int(s[n+1]) {
+		x.childList = cl[:s[n+1]] // every slot is written below
+	} else {
+		x.childList = make([]int32, s[n+1])
+	}
+	x.spareRows = [2][]int32{}
 	for i := range n {
 		p := x.par[i]
 		if p == None || int(p) == i {
@@ -608,6 +650,31 @@ func (t *lineTable) at(i int) int32 {
 type arena struct {
 	chunks [][]byte
 	big    []string
+	// spare holds full-size chunks of an arena before reset, for add.
+	spare [][]byte
+}
+
+// reset empties a, keeping its full-size chunks for the ids to come.
+func (a *arena) reset() {
+	for _, c := range a.chunks {
+		if cap(c) == chunkSize {
+			a.spare = append(a.spare, c[:0])
+		}
+	}
+	clear(a.chunks)
+	a.chunks, a.big = a.chunks[:0], nil
+}
+
+// newChunk is a chunk for add: a spare one when there is one, else a new
+// one of capacity n.
+func (a *arena) newChunk(n int) []byte {
+	if k := len(a.spare); k > 0 {
+		c := a.spare[k-1]
+		a.spare[k-1] = nil
+		a.spare = a.spare[:k-1]
+		return c
+	}
+	return make([]byte, 0, n)
 }
 
 const (
@@ -623,14 +690,14 @@ func (a *arena) add(s string) uint32 {
 		n := len(a.chunks)
 		if n > 0 && len(a.chunks[n-1])+need > chunkSize {
 			if n < maxChunks {
-				a.chunks = append(a.chunks, make([]byte, 0, chunkSize))
+				a.chunks = append(a.chunks, a.newChunk(chunkSize))
 				n++
 			} else {
 				n = -1
 			}
 		}
 		if n == 0 {
-			a.chunks = append(a.chunks, make([]byte, 0, 256))
+			a.chunks = append(a.chunks, a.newChunk(256))
 			n = 1
 		}
 		if n > 0 {

@@ -390,8 +390,24 @@ func newReader(path string, opts Options, d Dialect) *reader {
 	if n := opts.SizeHint / 1024; n > int64(hint) { // about 1 KB per entry in real sessions
 		hint = int(min(n, 1<<22))
 	}
-	f := &File{Path: path, Index: tree.New(tree.LastWins, hint), Labels: map[string]string{}, BlobDir: opts.BlobDir,
-		Entries: make([]Entry, 0, hint), PiVersion: opts.PiVersion}
+	var index *tree.Index
+	var entries []Entry
+	if opts.List { // the buffers of a file listed before (Session.DoneListing)
+		select {
+		case lb := <-listBufs:
+			index, entries = lb.index, lb.entries[:0]
+			index.Reset(tree.LastWins, hint)
+		default:
+		}
+	}
+	if index == nil {
+		index = tree.New(tree.LastWins, hint)
+	}
+	if cap(entries) < hint {
+		entries = make([]Entry, 0, hint)
+	}
+	f := &File{Path: path, Index: index, Labels: map[string]string{}, BlobDir: opts.BlobDir,
+		Entries: entries, PiVersion: opts.PiVersion}
 	if f.BlobDir == "" {
 		f.BlobDir = BlobDir(path)
 	}

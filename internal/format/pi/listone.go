@@ -31,6 +31,28 @@ func OpenForList(ref sessfmt.Ref, path string) (s *Session, li *ListInfo, err er
 // holds what it returned: s must not be used after.
 func (s *Session) DoneListing() {
 	if s != nil && s.File != nil {
-		s.File.releaseFacts()
+		f := s.File
+		f.releaseFacts()
+		if f.Index != nil && f.Index.Len() <= maxListBufEntries && cap(f.Entries) <= 2*maxListBufEntries {
+			select {
+			case listBufs <- listBuf{f.Index, f.Entries}:
+			default:
+			}
+		}
+		f.Index, f.Entries = nil, nil
 	}
 }
+
+// listBuf is the index and entry array of a listed file, kept for the
+// next file OpenForList reads (newReader resets them): a listing indexes
+// thousands of files, and each grew its own.
+type listBuf struct {
+	index   *tree.Index
+	entries []Entry
+}
+
+var listBufs = make(chan listBuf, 4)
+
+// maxListBufEntries bounds a kept index: one grown by a huge file is left
+// to the collector.
+const maxListBufEntries = 1 << 17
