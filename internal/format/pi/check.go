@@ -376,12 +376,12 @@ func shortHash(h blob.Hash) string { return strings.TrimPrefix(h.Ref(), blob.Ref
 // message (raw, nil when absent): it is not an object, or it is a user or
 // assistant message whose content is neither a string nor an array.
 func listingFails(m []byte) (string, bool) {
-	return listingFailsOf(m, sub(m, "role"), sub(m, "content"))
+	return listingFailsOf(m, word(sub(m, "role")), sub(m, "content"))
 }
 
-// listingFailsOf is listingFails with m's role and content members given
-// (raw, nil when absent or when m is not an object).
-func listingFailsOf(m, roleRaw, c []byte) (string, bool) {
+// listingFailsOf is listingFails with m's role (its word) and content
+// (raw) given, nil when absent or when m is not an object.
+func listingFailsOf(m, role, c []byte) (string, bool) {
 	if len(m) == 0 || string(m) == "null" {
 		return "a message entry without a message", true
 	}
@@ -392,7 +392,6 @@ func listingFailsOf(m, roleRaw, c []byte) (string, bool) {
 	default:
 		return "a message entry whose message is not an object", true
 	}
-	role := word(roleRaw) // no allocation: this runs for every message
 	if string(role) != "user" && string(role) != "assistant" {
 		return "", false
 	}

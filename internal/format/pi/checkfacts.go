@@ -311,16 +311,17 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 		if len(m) > 0 && m[0] == '{' {
 			role, content, stop, callID = sb[subRole], sb[subContent], sb[subStop], sb[subToolCallID]
 		}
+		role = word(role) // once: no allocation without escapes
 		if why, bad := listingFailsOf(m, role, content); bad {
 			sf.flags |= sfListing
 			sf.raw = st.strString(why)
 			keep = true
 		}
-		isUser := wordIs(role, "user")
+		isUser := string(role) == "user"
 		switch {
 		case isUser:
-		case wordIs(role, "assistant"):
-			if wordIs(stop, "error") || wordIs(stop, "aborted") {
+		case string(role) == "assistant":
+			if stop := word(stop); string(stop) == "error" || string(stop) == "aborted" {
 				sf.flags |= sfDropped
 			}
 			// The content's object elements (their type, id and name),
@@ -333,7 +334,7 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 			}
 			sf.nCalls = int32(len(st.calls)) - sf.callAt
 			keep = keep || sf.nCalls > 0
-		case wordIs(role, "toolResult"):
+		case string(role) == "toolResult":
 			sf.flags |= sfResult
 			sf.str = strDecoded(st, callID)
 			keep = true

@@ -909,10 +909,10 @@ func messageFacts(m []byte, mf [][]byte) msgFacts {
 		return r
 	}
 	r.flags |= mfObject
-	switch {
-	case wordIs(mf[mRole], "user"):
+	switch string(word(mf[mRole])) {
+	case "user":
 		r.flags |= mfUser
-	case wordIs(mf[mRole], "assistant"):
+	case "assistant":
 		r.flags |= mfAssistant
 	}
 	if c := mf[mContent]; c != nil {
