@@ -57,7 +57,8 @@ func (s *Session) Texts(opts sessfmt.TextOptions, fn func(*sessfmt.Text) error) 
 	}
 	short := func(line int, raw []byte) error { return texts(line, raw, fn) }
 	if opts.Long != nil {
-		return sessfmt.EachLineLong(f.Path, opts.Candidate, short, longTexts(opts.Long, texts))
+		// pi decodes strings as encoding/json does, not loosely.
+		return sessfmt.EachLineLong(f.Path, opts.Candidate, short, sessfmt.LongTexts(opts.Long, false, texts))
 	}
 	return sessfmt.EachLine(f.Path, opts.Candidate, short)
 }
