@@ -96,8 +96,11 @@ func (d *Dirs) OpenStat(path string) (*Opened, os.FileInfo, error) {
 	for {
 		var err error
 		// O_NONBLOCK: opening a FIFO found under a .jsonl name must not
-		// wait for a writer (it is not read: not a regular file).
-		f, err = syscall.Openat(fd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+		// wait for a writer (it is not read: not a regular file); cleared
+		// below once the file is known to be regular. O_NOCTTY: a device
+		// swapped in for the file since the walk never becomes the
+		// terminal.
+		f, err = syscall.Openat(fd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 		if err == syscall.EINTR {
 			continue
 		}
@@ -119,6 +122,13 @@ func (d *Dirs) OpenStat(path string) (*Opened, os.FileInfo, error) {
 			return nil, st, err
 		}
 		break
+	}
+	// Reads of the file must block as usual (a FUSE or network file system
+	// may honour O_NONBLOCK with EAGAIN, which the reads do not retry).
+	if err := unix.SetNonblock(f, false); err != nil {
+		syscall.Close(f)
+		st, err := os.Stat(path)
+		return nil, st, err
 	}
 	return &Opened{f: &rawFile{fd: f, path: path}}, regularStat(name, &ust), nil
 }

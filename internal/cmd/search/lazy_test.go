@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,8 @@ import (
 // activity and sidechain verdict taken at once) or only once the session
 // had a hit (Target.Known, the hidden sessions left out afterwards), with a
 // warm cache and without one, for every kind of -l output; an orphaned
-// Claude Code subagent transcript is left out unless --all either way.
+// Claude Code subagent transcript is left out unless --all either way, and
+// stderr and the exit code agree too.
 func TestLazyCacheSameAsEager(t *testing.T) {
 	home := t.TempDir()
 	if err := os.CopyFS(home, os.DirFS(cmdtest.Testdata(t, "home"))); err != nil {
@@ -29,6 +31,14 @@ func TestLazyCacheSameAsEager(t *testing.T) {
 	line := `{"parentUuid":null,"isSidechain":true,"cwd":"/w/proj","sessionId":"d0000000-0000-4000-8000-000000000009","agentId":"s1","type":"user","message":{"role":"user","content":"the subagent"},"uuid":"51000000-0000-4000-8000-000000000001","timestamp":"2026-01-01T00:00:01.000Z"}` + "\n"
 	if err := os.WriteFile(sub, []byte(line), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	if os.Geteuid() != 0 {
+		// A hidden session that cannot be read is left out both ways too,
+		// its error with it (the mode does not stop root).
+		bad := filepath.Join(filepath.Dir(sub), "agent-s2.jsonl")
+		if err := os.WriteFile(bad, []byte(line), 0o000); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cacheDir := filepath.Join(t.TempDir(), "cache")
 	env := map[string]string{"HOME": home, "XDG_CACHE_HOME": cacheDir}
@@ -45,11 +55,11 @@ func TestLazyCacheSameAsEager(t *testing.T) {
 			}
 			argv = append(argv, a)
 		}
-		out, _, err := cmdtest.Exec(NewCmd(f, nil), st, argv...)
+		out, errOut, err := cmdtest.Exec(NewCmd(f, nil), st, argv...)
 		if err != nil && cmdutil.ExitCode(err) != cmdutil.ExitProblems {
 			t.Fatalf("%q: %v", args, err)
 		}
-		return out
+		return fmt.Sprintf("%sstderr:\n%sexit %d\n", out, errOut, cmdutil.ExitCode(err))
 	}
 	eager := func(c chan struct{}) bool { <-c; return true }
 	lazy := func(chan struct{}) bool { return false }

@@ -464,8 +464,17 @@ func searchedQuick(opts *Options, sopts discover.Options, cfg search.Config) ([]
 	res := search.Collect(cfg, in) // returns once in is closed and all are searched
 	var keep []int
 	for i, r := range res {
-		if len(r.Hits) > 0 && infos[i].hidden(opts.All) {
-			continue
+		// A session with a hit or an error is asked about now if the walk
+		// found it before the cache was read and nothing asked since: what
+		// list hides is left out whether or not the cache was ready at the
+		// walk (as the walk leaves it out when it is), errors included.
+		if info := infos[i]; len(r.Hits) > 0 || r.Err != nil {
+			if info.resolve != nil {
+				info.resolve()
+			}
+			if info.hidden(opts.All) {
+				continue
+			}
 		}
 		keep = append(keep, i)
 	}
@@ -539,6 +548,9 @@ type quickInfo struct {
 	// subagent: a Claude Code subagent transcript (under subagents/),
 	// which list hides unless --all when it has not read the file.
 	subagent bool
+	// resolve, when set, asks the cache about the session (sets known and
+	// sidechain); it waits until the cache is read.
+	resolve func()
 }
 
 // hidden says list would not show the session (without --all): the list
@@ -641,7 +653,9 @@ func eachQuickTarget(opts *Options, sopts discover.Options, dirs *search.Dirs, a
 			t := search.Target{Agent: r.Agent, Ref: sessfmt.Ref{Format: prov.Format, Agent: r.Agent, Path: p}, Opened: opened}
 			p, fst, prov := p, fst, prov
 			// lookup asks the cache (once it is read) about the file.
+			looked := false
 			lookup := func() (b discover.Brief) {
+				looked = true
 				if cache != nil {
 					if b, info.known = cache.Brief(p, fst, prov); info.known {
 						info.sidechain, info.mod = b.Sidechain, b.Modified
@@ -661,6 +675,14 @@ func eachQuickTarget(opts *Options, sopts discover.Options, dirs *search.Dirs, a
 					<-cacheRead
 					b := lookup()
 					return b.ID, b.Title, info.known
+				}
+				info.resolve = func() {
+					// Once only: the cache asked again after the search
+					// may hold the row a title just added (Describe).
+					if !looked {
+						<-cacheRead
+						lookup()
+					}
 				}
 			}
 			if !info.known {
