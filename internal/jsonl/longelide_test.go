@@ -221,4 +221,6 @@ func FuzzElidingReader(f *testing.F) {
 	})
 }
 
-func sameRefs(a, b []Elided) bool { return len(a) == len(b) && (len(a) == 0 || reflect.DeepEqual(a, b)) }
+func sameRefs(a, b []Elided) bool {
+	return len(a) == len(b) && (len(a) == 0 || reflect.DeepEqual(a, b))
+}

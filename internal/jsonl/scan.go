@@ -110,12 +110,13 @@ const (
 // keyIndex returns the index of the key raw (its bytes between the quotes)
 // in keys, or -1; escaped says whether raw holds an escape.
 func keyIndex(raw []byte, keys []string, escaped bool) int {
-	for k, name := range keys {
-		if string(raw) == name {
-			return k
+	if !escaped {
+		for k, name := range keys {
+			if string(raw) == name {
+				return k
+			}
 		}
-	}
-	if escaped { // an escaped key: decode it
+	} else { // an escaped key: only what it decodes to counts
 		var str string
 		if json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &str) == nil {
 			for k, name := range keys {
@@ -150,7 +151,7 @@ func (s *Scanner) elemSlots() int {
 type keyTable struct {
 	names []string
 	ents  []keyWords // the names of up to 15 bytes, by length, in order
-	start [17]uint8  // ents[start[n]:start[n+1]] are of length n
+	start [17]uint16 // ents[start[n]:start[n+1]] are of length n
 }
 
 type keyWords struct {
@@ -161,16 +162,16 @@ type keyWords struct {
 func newKeyTable(names []string) keyTable {
 	t := keyTable{names: names}
 	for n := 0; n < 16; n++ {
-		t.start[n] = uint8(len(t.ents))
+		t.start[n] = uint16(len(t.ents))
 		for k, name := range names {
-			if len(name) == n && len(t.ents) < 255 {
+			if len(name) == n {
 				var w [16]byte
 				copy(w[:], name)
 				t.ents = append(t.ents, keyWords{binary.LittleEndian.Uint64(w[:]), binary.LittleEndian.Uint64(w[8:]), k})
 			}
 		}
 	}
-	t.start[16] = uint8(len(t.ents))
+	t.start[16] = uint16(len(t.ents))
 	return t
 }
 
@@ -553,8 +554,9 @@ func special(x uint64) uint64 {
 // index just past its closing quote and whether it held an escape (on
 // failure, end is where the scan stopped): shortString, then
 // scanStringLong (AVX2 assembly on amd64, scanStringSWAR elsewhere and
-// with the purego tag). value calls the two itself, so that shortString is
-// inlined there.
+// with the purego tag). It checks a top-level string; value checks
+// members, elements and keys with stringShort, keyShort, scanKey and
+// scanStringMember.
 func scanString(b []byte, i int) (end int, esc, ok bool) {
 	if e := shortString(b, i); e > 0 {
 		return e, false, true

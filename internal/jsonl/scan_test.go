@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -80,8 +81,7 @@ func TestStringScanWordBoundaries(t *testing.T) {
 
 // TestStringMemberBoundaries puts one byte of interest, or an escape, at
 // every position of member values of 1-100 bytes (and of array elements
-// and keys),
-// followed by a member or not: stringShort's five words and the point at
+// and keys), followed by a member or not: stringShort's five words and the point at
 // which scanStringMember goes on (the word holding the first byte that
 // needs a look) meet every byte. Held to encoding/json and to baseScanner.
 func TestStringMemberBoundaries(t *testing.T) {
@@ -119,4 +119,28 @@ func seq(a, b int) []int {
 		out = append(out, k)
 	}
 	return out
+}
+
+// A captured name is matched by what a key decodes to, as JSON.parse reads
+// it: the escaped key "a\\b" is a, backslash, b, not the name of four bytes
+// a, backslash, backslash, b (its raw bytes); and a key table holds any
+// number of short names (it held the first 255; a later one was captured
+// only near the end of a line, where the slow path looks keys up).
+func TestCaptureByDecodedKeyAndManyNames(t *testing.T) {
+	s := NewScanner(&Capture{Top: []string{`a\\b`, `a\b`}})
+	if !s.Scan([]byte(`{"a\\b":1,"x":2}`)) {
+		t.Fatal("invalid")
+	}
+	if s.Top[0] != nil || string(s.Top[1]) != "1" {
+		t.Fatalf("captures %q, want none for the raw name and 1 for the decoded one", s.Top)
+	}
+	var names []string
+	for i := range 300 {
+		names = append(names, fmt.Sprintf("k%03d", i))
+	}
+	s = NewScanner(&Capture{Top: names})
+	line := `{"k299":7,"pad":"` + strings.Repeat("x", 64) + `"}`
+	if !s.Scan([]byte(line)) || string(s.Top[299]) != "7" {
+		t.Fatalf("k299 captured %q, want 7", s.Top[299])
+	}
 }
