@@ -49,14 +49,16 @@ type Elider struct {
 
 	// line mode (longelide.go): the validator fed the same pieces, the
 	// copy being made, where it started, the next byte's offset, the
-	// number of Refs before the line, and whether the copy was dropped
-	// (the line is not valid JSON).
+	// number of Refs before the line, whether the copy was dropped (the
+	// line is not valid JSON, or not an object), and whether it has begun
+	// (white space before the first other byte is not copied).
 	v       *streamScanner
 	out     []byte
 	outFrom int
 	pos     int64
 	refsAt  int
 	dropped bool
+	started bool
 	last    byte // the last byte written
 }
 

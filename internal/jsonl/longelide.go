@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 )
@@ -13,8 +14,10 @@ import (
 // a line (the same code, so the same verdict: Blank, NULRun, TornTail,
 // Malformed, NonObject or Object), then, while it is still in the cache,
 // to the copy. The copy stops at the first byte that makes the line
-// invalid (a 200 MB run of NUL bytes is not copied), and a line that is
-// not an object gives no copy and no Refs: EndLine drops what was made.
+// invalid (a 200 MB run of NUL bytes is not copied) or shows it is not an
+// object (nor is a long blank line or array), and a line that is not an
+// object gives no copy and no Refs. White space before the object is not
+// copied (the copy is Elide's of the line from its first other byte).
 // FuzzElideLine holds the verdict to LongScanner's, Classify's and
 // encoding/json's, and the copy and Refs to Elide's.
 
@@ -29,7 +32,7 @@ func (e *Elider) StartLine(dst []byte, base int64) {
 	e.v.reset()
 	e.reset()
 	e.out, e.outFrom = dst, len(dst)
-	e.pos, e.refsAt, e.dropped, e.last = base, len(e.Refs), false, 0
+	e.pos, e.refsAt, e.dropped, e.last, e.started = base, len(e.Refs), false, 0, false
 }
 
 // Write feeds the next bytes of the line begun by StartLine. It never
@@ -37,13 +40,20 @@ func (e *Elider) StartLine(dst []byte, base int64) {
 func (e *Elider) Write(p []byte) (int, error) {
 	e.v.Write(p)
 	if !e.dropped {
-		if e.v.st == sError {
-			// Invalid: it cannot be an object any more.
+		if e.v.st == sError || e.v.nonWS && !e.v.object {
+			// Invalid, or not an object: no copy is given, so none is
+			// made (a long blank line or array is not held).
 			e.dropped = true
 			e.out = e.out[:e.outFrom]
 			e.Refs = e.Refs[:e.refsAt]
-		} else {
-			e.out = e.copy(e.out, p, e.pos)
+		} else if e.v.nonWS {
+			q, at := p, e.pos
+			if !e.started {
+				k := len(p) - len(bytes.TrimLeft(p, " \t\r\n"))
+				q, at = p[k:], at+int64(k)
+				e.started = true
+			}
+			e.out = e.copy(e.out, q, at)
 		}
 	}
 	e.pos += int64(len(p))

@@ -10,7 +10,8 @@ import (
 )
 
 // elideLineOld is what the callers did before line mode: validate the line
-// (LongScanner), then, when it is an object, read it again through Elide.
+// (LongScanner), then, when it is an object, read it again through Elide
+// (from its first byte that is not white space, as line mode copies it).
 func elideLineOld(t *testing.T, e *Elider, dst, line []byte, cut int, tail string, base int64) (small []byte, kind Kind, nl bool, n int64) {
 	t.Helper()
 	br := bufio.NewReaderSize(strings.NewReader(string(line[cut:])+tail), 16)
@@ -22,7 +23,9 @@ func elideLineOld(t *testing.T, e *Elider, dst, line []byte, cut int, tail strin
 	if kind != Object {
 		return dst, kind, nl, n
 	}
-	small, err = e.Elide(dst, bytes.NewReader(line), base)
+	// Line mode leaves out the white space before the object.
+	ws := len(line) - len(bytes.TrimLeft(line, " \t\r\n"))
+	small, err = e.Elide(dst, bytes.NewReader(line[ws:]), base+int64(ws))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,6 +117,9 @@ func TestElideLineBigInvalid(t *testing.T) {
 		{`{"a":"` + big + `","b":"` + big + `"} x`, Malformed},
 		{`{"a":"` + big + `","b":"` + big + `"`, TornTail},
 		{`["` + big + `","` + big + `"]`, NonObject},
+		{strings.Repeat(" \t", 2<<20), Blank},
+		{"[" + strings.Repeat("0,", 2<<20) + "0]", NonObject},
+		{strings.Repeat(" ", 2<<20) + `{"a":"` + big + `","b":"` + big + `"}`, Object},
 		{`{"a":"` + big + `","b":"` + big + `"}`, Object},
 	} {
 		e := NewElider(ElidedMin)
@@ -209,6 +215,7 @@ func FuzzElidingReader(f *testing.F) {
 			if b.Newline {
 				end--
 			}
+			from += int64(len(data[from:end]) - len(bytes.TrimLeft(data[from:end], " \t\r\n")))
 			old := NewElider(4)
 			want, err := old.Elide(nil, bytes.NewReader(data[from:end]), from)
 			if err != nil || !bytes.Equal(small, want) || !sameRefs(el.Refs, old.Refs) {
