@@ -486,6 +486,17 @@ func (c *factCollector) batchDone(b *jsonl.Batch) {
 	if ih, _ := b.Aux.(*idHashes); ih != nil && ih.facts != nil {
 		if !c.kept {
 			putFactStore(ih.facts)
+		} else if st := ih.facts; cap(st.facts) <= maxPooledArena/16 {
+			// The file's list holds these facts: the array serves the
+			// next new store (spareFactArrays).
+			fl := st.facts[:0]
+			st.facts = nil
+			select {
+			case spareFactArrays <- fl:
+			default:
+			}
+		} else {
+			ih.facts.facts = nil
 		}
 		ih.facts = nil
 	}
@@ -517,12 +528,24 @@ const maxPooledArena = 8 << 20
 // File.releaseFacts) between files.
 var factLists = make(chan []storedFact, 8)
 
+// spareFactArrays keeps the fact arrays of the stores a checked file keeps
+// (for their calls and arena): take has copied the facts into the file's
+// list, so the array is not read again and serves the next new store.
+// Keeping it with its store held about 58 MB more at check's peak on a
+// 1 GiB session.
+var spareFactArrays = make(chan []storedFact, 64)
+
 func getFactStore() *factStore {
 	select {
 	case st := <-factStores:
 		return st
 	default:
-		return &factStore{}
+		st := &factStore{}
+		select {
+		case st.facts = <-spareFactArrays:
+		default:
+		}
+		return st
 	}
 }
 
