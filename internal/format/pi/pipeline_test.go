@@ -125,6 +125,13 @@ func TestCapturesLeftOutBeforeHeader(t *testing.T) {
 		"title slot":   `{"type":"title","title":"t"}` + "\n" + body,
 		"blank, bad":   "\n  \n{\"type\":\n" + body,
 		"message then": body + header + body,
+		// after the header: message timestamps the listing must read
+		// (not a number, or none), for each role, so those lines keep
+		// their captures (needsNoCaptures)
+		"odd timestamps": header + strings.ReplaceAll(body, `"timestamp":1700000000000`, `"timestamp":"2026-01-02T03:04:06Z"`) +
+			strings.ReplaceAll(msg("d", "c", "assistant"), `,"timestamp":1700000000000`, "") +
+			strings.ReplaceAll(msg("e", "d", "user"), `,"timestamp":1700000000000`, `,"timestamp":null`) +
+			msg("f", "e", "toolResult"),
 	}
 	defer func() { serialIndex, indexChunkSize = false, 0 }()
 	for name, content := range heads {
