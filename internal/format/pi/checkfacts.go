@@ -532,8 +532,9 @@ var factLists = make(chan []storedFact, 8)
 // (for their calls and arena): take has copied the facts into the file's
 // list, so the array is not read again and serves the next new store.
 // Keeping it with its store held about 58 MB more at check's peak on a
-// 1 GiB session.
-var spareFactArrays = make(chan []storedFact, 64)
+// 1 GiB session. At most 16 are kept, each of at most maxPooledArena/16
+// entries (the same peak there as 64).
+var spareFactArrays = make(chan []storedFact, 16)
 
 func getFactStore() *factStore {
 	select {
