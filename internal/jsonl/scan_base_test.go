@@ -126,7 +126,7 @@ func (s *baseScanner) elemSlots() int {
 	return base
 }
 
-// baseKeyTable finds a key of up to 15 bytes without baseEscapes among names by
+// baseKeyTable finds a key of up to 15 bytes without escapes among names by
 // its length and its first two little-endian words, as baseKeyIndex does.
 type baseKeyTable struct {
 	names []string
@@ -460,9 +460,7 @@ func baseSpecial(x uint64) uint64 {
 // baseScanString validates the string starting at b[i] == '"' and returns the
 // index just past its closing quote and whether it held an escape (on
 // failure, end is where the scan stopped): baseShortString, then
-// scanStringLong (AVX2 assembly on amd64, baseScanStringSWAR elsewhere and
-// with the purego tag). value calls the two itself, so that baseShortString is
-// inlined there.
+// the package's scanStringLong (its string scan, the same then and now).
 func baseScanString(b []byte, i int) (end int, esc, ok bool) {
 	if e := baseShortString(b, i); e > 0 {
 		return e, false, true
@@ -485,66 +483,6 @@ func baseShortString(b []byte, i int) int {
 	}
 	return 0
 }
-
-// baseScanStringSWAR validates the string starting at b[i] == '"', eight bytes
-// at a time (baseSpecial) up to each '"', '\\' or control character, as
-// baseScanString. It is the portable scan (every architecture but amd64, and
-// amd64 with the purego tag or without AVX2), and the reference the
-// assembly scan is fuzzed against.
-func baseScanStringSWAR(b []byte, i int) (end int, esc, ok bool) {
-	i++
-	for {
-		if i+8 <= len(b) {
-			t := baseSpecial(binary.LittleEndian.Uint64(b[i:]))
-			if t == 0 {
-				i += 8
-				continue
-			}
-			i += bits.TrailingZeros64(t) >> 3
-		} else {
-			for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
-				i++
-			}
-			if i >= len(b) {
-				return i, esc, false
-			}
-		}
-		if b[i] == '"' {
-			return i + 1, esc, true
-		}
-		if b[i] != '\\' || i+1 >= len(b) { // a control character, or a cut escape
-			return i, esc, false
-		}
-		esc = true
-		if i, ok = baseSkipEscape(b, i); !ok {
-			return i, esc, false
-		}
-	}
-}
-
-// baseSkipEscape validates the escape at b[i] == '\\' (i+1 < len(b)) and
-// returns the index just past it.
-func baseSkipEscape(b []byte, i int) (int, bool) {
-	switch baseEscapes[b[i+1]] {
-	case 2:
-		return i + 2, true
-	case 6:
-		if i+6 > len(b) {
-			return i, false
-		}
-		for _, h := range b[i+2 : i+6] {
-			if !(baseIsDigit(h) || (h >= 'a' && h <= 'f') || (h >= 'A' && h <= 'F')) {
-				return i, false
-			}
-		}
-		return i + 6, true
-	}
-	return i, false
-}
-
-// baseEscapes gives, for the byte after a backslash, the length of the escape
-// it starts (0: not an escape).
-var baseEscapes = [256]uint8{'"': 2, '\\': 2, '/': 2, 'b': 2, 'f': 2, 'n': 2, 'r': 2, 't': 2, 'u': 6}
 
 // baseCaptures are the captures the Scanner is held to baseScanner's with:
 // none, pi's index, check's (with Elems), the fuzz ones, and keys of 16
