@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"unicode/utf8"
@@ -99,5 +100,19 @@ func (t *TerminalJSONWriter) Flush() error {
 	}
 	_, err := t.w.Write(EscapeJSONForTerminal(t.pend))
 	t.pend = t.pend[:0]
+	return err
+}
+
+// WriteJSONLine writes v as one line of JSON (JSON Lines) to w, escaped by
+// EscapeJSONForTerminal when tty says stdout is a terminal.
+func WriteJSONLine(w io.Writer, v any, tty bool) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if tty {
+		b = EscapeJSONForTerminal(b)
+	}
+	_, err = w.Write(append(b, '\n'))
 	return err
 }

@@ -4,7 +4,6 @@ package du
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -173,15 +172,9 @@ func Run(opts *Options) error {
 	tty := opts.IO.IsStdoutTTY()
 	if opts.JSON {
 		for _, r := range rows {
-			b, err := json.Marshal(r)
-			if err != nil {
+			if err := render.WriteJSONLine(out, r, tty); err != nil {
 				return err
 			}
-			if tty {
-				b = render.EscapeJSONForTerminal(b)
-			}
-			out.Write(b)
-			out.WriteByte('\n')
 		}
 	} else {
 		size := func(n int64) string {

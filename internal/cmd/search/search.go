@@ -4,7 +4,6 @@ package search
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -206,26 +205,15 @@ func Run(opts *Options) error {
 			if opts.Titles {
 				row.Title = &h.Title
 			}
-			b, err := json.Marshal(&row)
-			if err != nil {
+			if err := render.WriteJSONLine(out, &row, tty); err != nil {
 				return err
 			}
-			if tty {
-				b = render.EscapeJSONForTerminal(b)
-			}
-			out.Write(b)
-			out.WriteByte('\n')
 		case opts.JSON:
 			for i := range r.Hits {
-				b, err := json.Marshal(&r.Hits[i])
-				if err != nil {
+				// issue 11.8: a terminal acts on C1 and bidi characters
+				if err := render.WriteJSONLine(out, &r.Hits[i], tty); err != nil {
 					return err
 				}
-				if tty { // issue 11.8: a terminal acts on C1 and bidi characters
-					b = render.EscapeJSONForTerminal(b)
-				}
-				out.Write(b)
-				out.WriteByte('\n')
 			}
 		case opts.FilesOnly && opts.Titles:
 			h := r.Hits[0]

@@ -4,7 +4,6 @@ package stats
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -165,15 +164,9 @@ func Run(opts *Options) error {
 	out := bufio.NewWriter(opts.IO.Out)
 	if opts.JSON {
 		for _, r := range rows {
-			b, err := json.Marshal(r)
-			if err != nil {
+			if err := render.WriteJSONLine(out, r, opts.IO.IsStdoutTTY()); err != nil {
 				return err
 			}
-			if opts.IO.IsStdoutTTY() {
-				b = render.EscapeJSONForTerminal(b)
-			}
-			out.Write(b)
-			out.WriteByte('\n')
 		}
 	} else {
 		writeTable(out, rows, by, opts.IO.IsStdoutTTY(), opts.Tools)
