@@ -95,3 +95,22 @@ func TestTerminalJSONWriterSplits(t *testing.T) {
 		}
 	}
 }
+
+// WriteJSONLine escapes a C1 control and a bidi override for a terminal
+// only, and ends each value with one newline.
+func TestWriteJSONLine(t *testing.T) {
+	v := map[string]string{"t": "a\u0085b\u202e"}
+	var tty, pipe bytes.Buffer
+	if err := WriteJSONLine(&tty, v, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSONLine(&pipe, v, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := tty.String(), `{"t":"a\u0085b\u202e"}`+"\n"; got != want {
+		t.Fatalf("tty: %q, want %q", got, want)
+	}
+	if got, want := pipe.String(), "{\"t\":\"a\u0085b\u202e\"}\n"; got != want {
+		t.Fatalf("pipe: %q, want %q", got, want)
+	}
+}
