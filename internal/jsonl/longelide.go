@@ -3,8 +3,6 @@ package jsonl
 import (
 	"bufio"
 	"bytes"
-	"errors"
-	"io"
 )
 
 // A line too long to hold is validated and elided in one read of it: in
@@ -90,23 +88,10 @@ func (e *Elider) EndLine(newline bool) (small []byte, kind Kind) {
 func (e *Elider) ScanLine(dst, head []byte, br *bufio.Reader, base int64) (small []byte, kind Kind, newline bool, n int64, err error) {
 	e.StartLine(dst, base)
 	e.Write(head)
-	for {
-		chunk, rerr := br.ReadSlice('\n')
-		n += int64(len(chunk))
-		if rerr == nil {
-			newline = true
-			e.Write(chunk[:len(chunk)-1])
-			break
-		}
-		e.Write(chunk)
-		if errors.Is(rerr, bufio.ErrBufferFull) {
-			continue
-		}
-		if !errors.Is(rerr, io.EOF) {
-			e.EndLine(false)
-			return dst, 0, false, n, rerr
-		}
-		break
+	newline, n, err = feedLineRest(br, func(p []byte) { e.Write(p) })
+	if err != nil {
+		e.EndLine(false)
+		return dst, 0, false, n, err
 	}
 	small, kind = e.EndLine(newline)
 	return small, kind, newline, n, nil

@@ -44,26 +44,37 @@ func (l *LongScanner) Scan(head []byte, br *bufio.Reader) (kind Kind, newline bo
 	st := l.st
 	st.reset()
 	st.Write(head)
-	for {
-		chunk, rerr := br.ReadSlice('\n')
-		n += int64(len(chunk))
-		if rerr == nil {
-			newline = true
-			st.Write(chunk[:len(chunk)-1])
-			break
-		}
-		st.Write(chunk)
-		if errors.Is(rerr, bufio.ErrBufferFull) {
-			continue
-		}
-		if !errors.Is(rerr, io.EOF) {
-			return 0, false, n, rerr
-		}
-		break
+	if newline, n, err = feedLineRest(br, st.Write); err != nil {
+		return 0, false, n, err
 	}
 	var rec Record
 	rec.Newline = newline
 	streamedKind(st, &rec)
 	l.Top, l.Sub, l.TopClipped, l.SubClipped, l.SubFirst = st.Top, st.Sub, st.TopClipped, st.SubClipped, st.subFirst
 	return rec.Kind, newline, n, nil
+}
+
+// feedLineRest reads br up to and including its next newline and gives
+// feed the bytes before it, piece by piece as they are read (never the
+// whole line at once). It returns whether the line ended with a newline
+// (false: at the end of the input), the number of bytes read from br, and
+// a read error other than io.EOF. LongScanner, Elider.ScanLine and the
+// Reader's long lines read the rest of a line with it.
+func feedLineRest(br *bufio.Reader, feed func([]byte)) (newline bool, n int64, err error) {
+	for {
+		chunk, rerr := br.ReadSlice('\n')
+		n += int64(len(chunk))
+		if rerr == nil {
+			feed(chunk[:len(chunk)-1])
+			return true, n, nil
+		}
+		feed(chunk)
+		switch {
+		case errors.Is(rerr, bufio.ErrBufferFull):
+		case errors.Is(rerr, io.EOF):
+			return false, n, nil
+		default:
+			return false, n, rerr
+		}
+	}
 }

@@ -261,25 +261,12 @@ func (r *Reader) nextStreamed() bool {
 	}
 	feed(head)
 	r.overflow = r.overflow[:0]
-	nl := false
-	for {
-		chunk, err := r.br.ReadSlice('\n')
-		size += int64(len(chunk))
-		if err == nil {
-			nl = true
-			feed(chunk[:len(chunk)-1])
-			break
-		}
-		feed(chunk)
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if !errors.Is(err, io.EOF) {
-			r.err = err
-			r.done = true
-			return false
-		}
-		break
+	nl, n, err := feedLineRest(r.br, feed)
+	size += n
+	if err != nil {
+		r.err = err
+		r.done = true
+		return false
 	}
 	rec.Newline = nl
 	rec.Size = size
