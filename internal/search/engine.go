@@ -35,8 +35,9 @@ type Target struct {
 	// Used only with Config.NoTitles.
 	Ident func(head []byte) (id string, ok bool)
 	// Known, when set, gives what the caller's records (the list cache)
-	// know of a session with a hit whose Target lacks its id: its id and
-	// title, ok false when they know nothing. It is asked first.
+	// know of a session with a hit whose Target lacks its id or title: its
+	// id and title (an empty title included), ok false when they know
+	// nothing. It is asked first.
 	Known func() (id, title string, ok bool)
 	// Opened, when set, is Ref.Path already opened (Dirs.OpenStat): read
 	// instead of opening the file again. The search closes it.
@@ -52,7 +53,7 @@ func describe(cfg *Config, t *Target, s sessfmt.Session, head []byte) {
 	if t.Agent != "" && t.ID != "" && (t.Title != "" || cfg.NoTitles) {
 		return
 	}
-	if t.Known != nil && t.ID == "" {
+	if t.Known != nil {
 		if id, title, ok := t.Known(); ok {
 			t.ID, t.Title = id, title
 			return

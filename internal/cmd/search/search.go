@@ -658,6 +658,11 @@ func eachQuickTarget(opts *Options, sopts discover.Options, dirs *search.Dirs, a
 					continue
 				}
 				t.ID, t.Title = b.ID, b.Title
+				if info.known {
+					// The cache's row is the description, an empty title
+					// included (describe does not read the session for it).
+					t.Known = func() (string, string, bool) { return b.ID, b.Title, true }
+				}
 			} else {
 				t.Known = func() (string, string, bool) {
 					<-cacheRead
