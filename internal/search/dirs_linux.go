@@ -58,29 +58,6 @@ func (d *Dirs) dir(path string) (int, string, bool) {
 	return fd, name, fd >= 0
 }
 
-// Stat is os.Stat(path). A regular file is looked up in its folder; its
-// FileInfo carries what os.Stat's does (name, size, mode, modification
-// time, the *syscall.Stat_t). Anything else, or any error, is os.Stat's
-// own answer.
-func (d *Dirs) Stat(path string) (os.FileInfo, error) {
-	fd, name, ok := d.dir(path)
-	if !ok {
-		return os.Stat(path)
-	}
-	var ust unix.Stat_t
-	for {
-		err := unix.Fstatat(fd, name, &ust, 0)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil || ust.Mode&syscall.S_IFMT != syscall.S_IFREG {
-			return os.Stat(path)
-		}
-		break
-	}
-	return regularStat(name, &ust), nil
-}
-
 // OpenStat opens a regular file to be searched and stats it in one lookup
 // of its name (openat, then fstat on the descriptor, instead of fstatat
 // then openat): the file is nil, with os.Stat's answer, when path is not a

@@ -11,9 +11,6 @@ type Dirs struct{}
 // NewDirs returns a Dirs.
 func NewDirs() *Dirs { return &Dirs{} }
 
-// Stat is os.Stat.
-func (d *Dirs) Stat(path string) (os.FileInfo, error) { return os.Stat(path) }
-
 func (d *Dirs) open(path string) (*rawFile, error) { return openRaw(path) }
 
 // OpenStat stats path (os.Stat) and, when it is a regular file, opens it

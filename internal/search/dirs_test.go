@@ -8,9 +8,10 @@ import (
 	"testing"
 )
 
-// Dirs.Stat answers as os.Stat does (the FileInfo's every method), and
-// Dirs.open reads the same bytes as os.ReadFile, for a regular file, a
-// link to it, a folder, a missing file and files with set mode bits.
+// Dirs.OpenStat answers as os.Stat does (the FileInfo's every method), and
+// the file it opens, like Dirs.open's, reads the same bytes as os.ReadFile,
+// for a regular file, a link to it, a folder, a FIFO (not opened, and not
+// waited on for a writer), a missing file and files with set mode bits.
 func TestDirsStatIsOSStat(t *testing.T) {
 	dir := t.TempDir()
 	sub := filepath.Join(dir, "sub")
@@ -32,11 +33,16 @@ func TestDirsStatIsOSStat(t *testing.T) {
 	if err := os.Symlink(reg, link); err != nil {
 		t.Fatal(err)
 	}
+	fifo := filepath.Join(sub, "fifo.jsonl")
+	if err := mkfifo(fifo); err != nil {
+		t.Logf("no FIFO: %v", err)
+		fifo = reg
+	}
 	d := NewDirs()
 	defer d.Close()
-	for _, p := range []string{reg, odd, link, sub, filepath.Join(sub, "missing.jsonl"), filepath.Join(dir, "nodir", "x.jsonl"), "relative-missing.jsonl"} {
+	for _, p := range []string{reg, odd, link, sub, fifo, filepath.Join(sub, "missing.jsonl"), filepath.Join(dir, "nodir", "x.jsonl"), "relative-missing.jsonl"} {
 		want, werr := os.Stat(p)
-		got, gerr := d.Stat(p)
+		opened, got, gerr := d.OpenStat(p)
 		if (werr == nil) != (gerr == nil) {
 			t.Fatalf("%s: error %v, os.Stat %v", p, gerr, werr)
 		}
@@ -53,17 +59,29 @@ func TestDirsStatIsOSStat(t *testing.T) {
 				want.Name(), want.Size(), want.Mode(), want.ModTime(), want.IsDir())
 		}
 		if !want.Mode().IsRegular() {
+			if opened != nil {
+				opened.Close()
+				t.Errorf("%s: opened, not a regular file", p)
+			}
 			continue
 		}
-		f, err := d.open(p)
-		if err != nil {
-			t.Fatal(err)
+		if opened == nil {
+			t.Fatalf("%s: not opened", p)
 		}
-		b, err := io.ReadAll(f)
-		f.Close()
 		wb, _ := os.ReadFile(p)
-		if err != nil || string(b) != string(wb) {
-			t.Errorf("%s: read %q (%v), os.ReadFile %q", p, b, err, wb)
+		for _, open := range []func() (io.ReadCloser, error){
+			func() (io.ReadCloser, error) { return opened.take(), nil },
+			func() (io.ReadCloser, error) { return d.open(p) },
+		} {
+			f, err := open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := io.ReadAll(f)
+			f.Close()
+			if err != nil || string(b) != string(wb) {
+				t.Errorf("%s: read %q (%v), os.ReadFile %q", p, b, err, wb)
+			}
 		}
 	}
 	if _, err := d.open(filepath.Join(sub, "missing.jsonl")); err == nil || !os.IsNotExist(err) {
