@@ -560,18 +560,47 @@ func scanJob(s *Scanner, j *pjob, o ParallelOptions, getBatch func() *Batch, inP
 // start into b, at most maxChunkLines of them, with line numbers counted
 // from 1 within the batch, and returns where it stopped. data starts at
 // offset of the input, and first is set when that is the input's start.
-// Each line's end is looked for just before the line is scanned, so that
-// the line is in the cache when the scan reads it.
+// A line's end is found by its scan (Scanner.scanLine), not looked for
+// before: a valid one-line value followed by white space and '\n' (or the
+// end of data) ends there. Any other line (blank, malformed, NUL, torn,
+// a value spanning lines) is found with IndexByte and scanned again as
+// the line it is (classifyScan): its record is the same either way. After
+// a value that spanned lines, whose scan may have run far ahead, the rest
+// of the batch is split first (a pretty-printed file must not be scanned
+// over and over).
 func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, offset int64, first bool) int {
 	pos := start
 	rec := new(Record) // one per batch: Keep's argument escapes
+	byScan := lineEndsByScan
 	for line := 1; line <= maxChunkLines && pos < len(data); line++ {
-		raw, nl, cr := data[pos:], false, false
-		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
-			raw, nl = raw[:i], true
-			cr = i > 0 && raw[i-1] == '\r'
-		} else if len(raw) > 0 && raw[len(raw)-1] == '\r' {
-			cr = true // a last line without newline (Record.Body drops its '\r' too)
+		var raw []byte
+		var nl, cr, bom bool
+		kind := Kind(0)
+		from := pos // where the line's value may start: past a BOM
+		if first && pos == 0 && bytes.HasPrefix(data, BOM) {
+			bom, from = true, len(BOM)
+		}
+		if byScan {
+			end, ok, spanned := s.scanLine(data, from)
+			if ok {
+				raw, nl = data[pos:end], end < len(data)
+				cr = end > pos && data[end-1] == '\r'
+				kind = NonObject
+				if s.object {
+					kind = Object
+				}
+			} else if spanned {
+				byScan = false
+			}
+		}
+		if kind == 0 {
+			raw = data[pos:]
+			if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+				raw, nl = raw[:i], true
+				cr = i > 0 && raw[i-1] == '\r'
+			} else if len(raw) > 0 && raw[len(raw)-1] == '\r' {
+				cr = true // a last line without newline (Record.Body drops its '\r' too)
+			}
 		}
 		// Zeroed, then set field by field: a composite literal is built on
 		// the stack and copied in wider words than its fields were stored
@@ -579,18 +608,21 @@ func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, 
 		*rec = Record{}
 		rec.Line, rec.Offset, rec.Raw, rec.Newline = line, offset+int64(pos), raw, nl
 		rec.Size = rec.Len()
-		body := raw
-		if first && pos == 0 && bytes.HasPrefix(raw, BOM) {
-			rec.BOM = true
-			body = body[len(BOM):]
-		}
 		pos += int(rec.Size)
+		rec.BOM = bom
 		rec.CRLF = nl && cr
-		if cr && len(body) > 0 { // rec.Body(), without reading the line's last byte again
-			body = body[:len(body)-1]
+		if kind == 0 {
+			body := raw
+			if bom {
+				body = body[len(BOM):]
+			}
+			if cr && len(body) > 0 { // rec.Body(), without reading the line's last byte again
+				body = body[:len(body)-1]
+			}
+			kind = classifyScan(s, body, nl)
 		}
-		rec.Kind = classifyScan(s, body, nl)
-		if rec.Kind == Object {
+		rec.Kind = kind
+		if kind == Object {
 			rec.Top, rec.Sub = s.Top, s.Sub
 		}
 		if o.Inspect != nil {
@@ -605,6 +637,10 @@ func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, 
 	}
 	return pos
 }
+
+// lineEndsByScan: scanLines lets the scan find the lines' ends (tests
+// turn it off to compare with the lines found first).
+var lineEndsByScan = true
 
 // add appends rec with its captures copied into b (of the Sub member's
 // raw value only the first byte); rec's Top and Sub are changed to those

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math/bits"
+	"sync/atomic"
 )
 
 // MaxDepth is the nesting limit: deeper values count as malformed (as with
@@ -205,16 +206,71 @@ func (t *keyTable) find(n int, w0, w1 uint64) int {
 }
 
 // skipSpace returns the index of the first byte of b at or after i that is
-// not JSON white space.
+// not JSON white space. A '\n' it skips is counted in newlinesSkipped.
 func skipSpace(b []byte, i int) int {
 	for uint(i) < uint(len(b)) { // uint: b[i] needs no bounds check
 		// Compact JSON has no white space: one test for every byte above it.
 		if c := b[i]; c > ' ' || (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
 			return i
+		} else if c == '\n' {
+			newlinesSkipped.n.Add(1)
 		}
 		i++
 	}
 	return i
+}
+
+// newlinesSkipped counts the '\n' bytes skipSpace skipped, in every Scanner
+// of the process: scanLine reads it before and after a value to learn that
+// the value may span lines. A line of JSON Lines holds no '\n', so it is
+// not written in a listing (its own cache line, shared read-only); another
+// goroutine's count only sends a line to its caller's exact path.
+var newlinesSkipped struct {
+	_ [64]byte
+	n atomic.Uint64
+	_ [56]byte
+}
+
+// scanLine is Scan for the line of b starting at b[i] (past a BOM), whose
+// end it finds itself: when the line holds a valid value, with only ' ',
+// '\t' or '\r' before and after it, it returns the index of the '\n' that
+// ends the line (len(b) when none) and ok, with the captures Scan gives
+// for the line's bytes. The value is scanned over the rest of b, which
+// gives the verdict of the line alone: the scan reads ahead of a token
+// (keyShort, stringShort, the AVX2 string scan, digits) only up to a
+// control byte, and goes past a '\n' only in skipSpace, which counts it:
+// spanned says so, and then (as when !ok) the line must be found and
+// scanned again (and the scan may have run far: the caller should not
+// try again soon).
+func (s *Scanner) scanLine(b []byte, i int) (end int, ok, spanned bool) {
+	s.object = false
+	clear(s.Top)
+	s.Sub = s.Sub[:s.nSub]
+	clear(s.Sub)
+	for uint(i) < uint(len(b)) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r') {
+		i++
+	}
+	if uint(i) < uint(len(b)) && b[i] == '{' {
+		s.object = true
+	}
+	n := newlinesSkipped.n.Load()
+	i, ok = s.value(b, i, 0, capTop)
+	if newlinesSkipped.n.Load() != n {
+		return i, false, true
+	}
+	if !ok {
+		return i, false, false
+	}
+	for ; uint(i) < uint(len(b)); i++ {
+		switch b[i] {
+		case '\n':
+			return i, true, false
+		case ' ', '\t', '\r':
+		default:
+			return i, false, false
+		}
+	}
+	return i, true, false
 }
 
 // value validates the value starting at b[i] and returns the index just
