@@ -1,0 +1,232 @@
+package jsonl
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// lineEndCapture captures top members, a Sub object's members and the
+// members of the elements of one of its arrays, so that every capture mode
+// of the scan is compared.
+var lineEndCapture = &Capture{Top: []string{"type", "id", "message"}, Sub: "message", SubKeys: []string{"role", "content"}, Elems: "content", ElemKeys: []string{"type", "text"}}
+
+// lineRec is what the line-end tests compare of a record.
+type lineRec struct {
+	Line               int
+	Offset, Size       int64
+	Raw                string
+	Newline, BOM, CRLF bool
+	Kind               Kind
+	Top, Sub           []string
+}
+
+func capStrings(v [][]byte) []string {
+	if v == nil {
+		return nil
+	}
+	out := make([]string, len(v))
+	for k, p := range v {
+		if p == nil {
+			out[k] = "<nil>"
+		} else {
+			out[k] = string(p)
+		}
+	}
+	return out
+}
+
+// scanAllLines runs scanLines over data as readInline does, with the line
+// ends found by the scan (byScan) or before it, and returns the records.
+// Inspect checks that every capture lies inside its line's bytes (captures
+// are slices of data: their start is cap(data)-cap(v)).
+func scanAllLines(t testing.TB, data []byte, byScan, first bool, offset int64) []lineRec {
+	t.Helper()
+	old := lineEndsByScan
+	lineEndsByScan = byScan
+	defer func() { lineEndsByScan = old }()
+	s := NewScanner(lineEndCapture)
+	var bad string
+	o := ParallelOptions{Capture: lineEndCapture, Inspect: func(rec *Record, b *Batch) {
+		lo := int(rec.Offset - offset)
+		hi := lo + len(rec.Raw)
+		for _, v := range append(append([][]byte{}, rec.Top...), rec.Sub...) {
+			if v == nil {
+				continue
+			}
+			at := cap(data) - cap(v)
+			if at < lo || at+len(v) > hi {
+				bad = fmt.Sprintf("line %d [%d,%d): capture %q at [%d,%d)", rec.Line, lo, hi, v, at, at+len(v))
+			}
+		}
+	}}
+	var out []lineRec
+	b := &Batch{}
+	line := 0
+	for start := 0; start < len(data); {
+		start = scanLines(s, data, start, o, b, offset, first)
+		for i := range b.Records {
+			r := &b.Records[i]
+			out = append(out, lineRec{Line: r.Line + line, Offset: r.Offset, Size: r.Size, Raw: string(r.Raw),
+				Newline: r.Newline, BOM: r.BOM, CRLF: r.CRLF, Kind: r.Kind, Top: capStrings(r.Top), Sub: capStrings(r.Sub)})
+		}
+		line += len(b.Records)
+		b.Records, b.arena, b.slots = b.Records[:0], b.arena[:0], b.slots[:0]
+	}
+	if bad != "" {
+		t.Fatalf("byScan %v: %s", byScan, bad)
+	}
+	return out
+}
+
+// compareLineEnds requires the same records from both ways of finding the
+// lines' ends.
+func compareLineEnds(t *testing.T, data []byte, first bool) []lineRec {
+	t.Helper()
+	want := scanAllLines(t, data, false, first, 100)
+	got := scanAllLines(t, data, true, first, 100)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("input %q (first %v):\nby scan   %+v\nfound first %+v", data, first, got, want)
+	}
+	return got
+}
+
+func kindsOf(recs []lineRec) string {
+	var k []string
+	for _, r := range recs {
+		k = append(k, r.Kind.String())
+	}
+	return strings.Join(k, " ")
+}
+
+// TestScanLinesLineEnds holds the records of lines whose ends the scan
+// finds (or must not) to those of lines found first, and to the kinds
+// they must have.
+func TestScanLinesLineEnds(t *testing.T) {
+	msg := `{"type":"message","id":"a","message":{"role":"user","content":[{"type":"text","text":"hi"},{"type":"image"}]}}`
+	for _, c := range []struct{ in, kinds string }{
+		{"{\"a\":\n1}\n", "malformed malformed"},                // a '\n' in a value's white space: two lines
+		{"{\"a\":\n1}", "malformed torn-tail"},                  // ... the second without newline
+		{"[1,\n2]\n" + msg + "\n", "malformed malformed object"}, // and a line after it
+		{"{\n\"type\": \"x\"\n}\n{}\n", "malformed malformed malformed object"},
+		{"{\"a\"\n:1}\n", "malformed malformed"},
+		{"{\"a\":1\n}\n", "malformed malformed"},
+		{"{\"a\":\"x\ny\"}\n", "malformed malformed"}, // a '\n' in a string
+		{msg + "\r\n" + msg + "\r\n", "object object"},
+		{"\xEF\xBB\xBF" + msg + "\n{}\n", "object object"},
+		{"\xEF\xBB\xBF\n{}", "blank object"},
+		{"\n \t\r\n\r\n{}\n\n", "blank blank blank object blank"},
+		{msg, "object"}, // a last line without newline
+		{msg + "\r", "object"},
+		{"\x00\x00\x00\n{}\n\x00\x00", "nul-run object nul-run"},
+		{"{\"a\":1} x\n", "malformed"}, // a valid value followed by garbage
+		{"{\"a\":1}{\"b\":2}\n", "malformed"},
+		{"{\"a\":1}x", "torn-tail"},
+		{"{\"a\":1} \t\r\n", "object"},
+		{" \t{\"a\":1}\n\r{}\n", "object object"},
+		{"\n{}", "blank object"},
+		{"12\n\"s\"\ntrue\nnull\n[1]\n1", "non-object non-object non-object non-object non-object non-object"},
+		{"1 2\n-\n1.\n", "malformed malformed malformed"},
+		{"tru\ne\n", "malformed malformed"},
+		{"\"\\u00\n41\"\n", "malformed malformed"},
+		{"{\"type\":\"a\",\"type\":\"b\"}\n", "object"},
+	} {
+		recs := compareLineEnds(t, []byte(c.in), true)
+		if k := kindsOf(recs); k != c.kinds {
+			t.Errorf("%q: kinds %q, want %q", c.in, k, c.kinds)
+		}
+		compareLineEnds(t, []byte(c.in), false)
+	}
+}
+
+// TestScanLinesChunkEnd: a value that ends exactly at the end of the data
+// (a chunk cut from a buffer that goes on) ends its line there, and its
+// captures do not reach past it.
+func TestScanLinesChunkEnd(t *testing.T) {
+	for _, c := range []struct{ in, more, kind string }{
+		{`{"type":"x"}` + "\n" + `{"type":"y"}`, `,"id":"z"}` + "\n", "object"},
+		{`{"type":"x"}` + "\n" + `12`, "345\n", "non-object"},
+		{`{"type":"x"}` + "\n" + `{"type":"y","id":"ab`, `c"}` + "\n", "torn-tail"},
+		{`{"type":"x"}` + "\n" + `{"type":"y","id":"abc"}`, "\n", "object"},
+		{`{"type":"x"}` + "\n" + `{"type":"y","id":tru`, "e}\n", "torn-tail"},
+		{`{"type":"x"}` + "\n" + `{"type":"y"} `, "x\n", "object"},
+	} {
+		buf := []byte(c.in + c.more)
+		data := buf[:len(c.in)]
+		recs := compareLineEnds(t, data, true)
+		last := recs[len(recs)-1]
+		if last.Kind.String() != c.kind || last.Newline || last.Raw != c.in[strings.LastIndexByte(c.in, '\n')+1:] {
+			t.Errorf("%q|%q: last record %+v, want %s without newline", c.in, c.more, last, c.kind)
+		}
+	}
+}
+
+// TestScanLineFindsEnds: a compact line's end is found by its scan (the
+// line is not split first), and a value spanning lines is reported.
+func TestScanLineFindsEnds(t *testing.T) {
+	s := NewScanner(lineEndCapture)
+	data := []byte(`{"type":"message","id":"a"}` + " \r\n" + `[1]`)
+	end, ok, spanned := s.scanLine(data, 0)
+	if !ok || spanned || end != bytes.IndexByte(data, '\n') || !s.object || string(s.Top[1]) != `"a"` {
+		t.Fatalf("first line: end %d ok %v spanned %v object %v", end, ok, spanned, s.object)
+	}
+	end, ok, spanned = s.scanLine(data, end+1)
+	if !ok || spanned || end != len(data) || s.object {
+		t.Fatalf("second line: end %d ok %v spanned %v object %v", end, ok, spanned, s.object)
+	}
+	for _, in := range []string{"{\"a\":\n1}\n", "[\n1]", "{\"a\":[1,\n2]}\n", "{\"a\":1\n"} {
+		if _, ok, spanned := s.scanLine([]byte(in), 0); ok || !spanned {
+			t.Errorf("%q: ok %v spanned %v, want a value spanning lines", in, ok, spanned)
+		}
+	}
+	for _, in := range []string{"\n{}\n", "{}x\n", "{\"a\":1x\n", "\"a\nb\"", ""} {
+		if _, ok, spanned := s.scanLine([]byte(in), 0); ok || spanned {
+			t.Errorf("%q: ok %v spanned %v, want a plain failure", in, ok, spanned)
+		}
+	}
+	// The normal Scan still takes '\n' as white space (pretty JSON).
+	if !s.Scan([]byte("{\n  \"type\": \"x\",\n  \"a\": [\n    1\n  ]\n}\n")) || string(s.Top[0]) != `"x"` {
+		t.Fatal("Scan of pretty-printed JSON failed")
+	}
+}
+
+// TestScanLinesPrettyBatch: after a value spanning lines the batch's other
+// lines are split first (the scan of pretty JSON must not run ahead over
+// and over), with the same records.
+func TestScanLinesPrettyBatch(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[\n")
+	for i := 0; i < 500; i++ {
+		fmt.Fprintf(&b, "  {\n    \"type\": \"x%d\",\n    \"a\": [\n      1,\n      2\n    ]\n  },\n", i)
+	}
+	b.WriteString("  {}\n]\n")
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&b, `{"type":"m","id":"%d"}`+"\n", i)
+	}
+	recs := compareLineEnds(t, []byte(b.String()), true)
+	if n := len(recs); n != 2+500*7+100+1 {
+		t.Fatalf("%d records", n)
+	}
+}
+
+// FuzzScanLines feeds the same bytes to scanLines with the lines' ends
+// found by the scan and found first (IndexByte): the records, captures
+// included, must be the same, and no capture may reach past its line. The
+// data is cut from a buffer that goes on (cut bytes), as a chunk is.
+func FuzzScanLines(f *testing.F) {
+	for _, s := range fuzzSeeds() {
+		f.Add(s, uint8(0), true)
+	}
+	f.Add([]byte("{\"a\":\n1}\n{\"type\":\"x\",\"message\":{\"role\":\"u\",\"content\":[{\"type\":\"t\",\"text\":\"x\"}]}}\r\n"), uint8(3), true)
+	f.Add([]byte("\xEF\xBB\xBF{\"type\":\"s\"} \r\n\n[1,\n2]\n{\"id\":1}"), uint8(5), false)
+	f.Add([]byte("{\"type\":\"x\"}\n{\"type\":\"y\"}{\"id\":\"z\"}\n"), uint8(11), true)
+	f.Fuzz(func(t *testing.T, in []byte, cut uint8, first bool) {
+		if maxDepth(in) >= 299 {
+			return
+		}
+		data := in[:len(in)-int(cut)%(len(in)+1)]
+		compareLineEnds(t, data, first)
+	})
+}
