@@ -107,8 +107,8 @@ func kindsOf(recs []lineRec) string {
 func TestScanLinesLineEnds(t *testing.T) {
 	msg := `{"type":"message","id":"a","message":{"role":"user","content":[{"type":"text","text":"hi"},{"type":"image"}]}}`
 	for _, c := range []struct{ in, kinds string }{
-		{"{\"a\":\n1}\n", "malformed malformed"},                // a '\n' in a value's white space: two lines
-		{"{\"a\":\n1}", "malformed torn-tail"},                  // ... the second without newline
+		{"{\"a\":\n1}\n", "malformed malformed"},                 // a '\n' in a value's white space: two lines
+		{"{\"a\":\n1}", "malformed torn-tail"},                   // ... the second without newline
 		{"[1,\n2]\n" + msg + "\n", "malformed malformed object"}, // and a line after it
 		{"{\n\"type\": \"x\"\n}\n{}\n", "malformed malformed malformed object"},
 		{"{\"a\"\n:1}\n", "malformed malformed"},
