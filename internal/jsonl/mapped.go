@@ -33,10 +33,6 @@ const maxMap = 1 << 40
 // mapsOpened counts the inputs read through a mapping (for tests).
 var mapsOpened atomic.Int64
 
-// populateMax: a mapping of at most this many bytes has all its pages
-// mapped in the mmap call (one call instead of a page fault per 64 KiB).
-const populateMax = 8 << 20
-
 // dropStep is how far the pages already read of a mapping may run ahead
 // of the dropped ones before they are dropped (see mapping.release).
 const dropStep = 4 << 20
@@ -87,7 +83,7 @@ func openMapping(r io.Reader) *mapping {
 	}
 	page := os.Getpagesize()
 	base := pos &^ int64(page-1)
-	all, err := mapBytes(f, base, int(size-base), populateMax)
+	all, err := mapBytes(f, base, int(size-base))
 	if err != nil {
 		return nil
 	}

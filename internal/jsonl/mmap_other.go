@@ -11,7 +11,7 @@ import (
 
 const canMap = false
 
-func mapBytes(f *os.File, offset int64, length, populate int) ([]byte, error) {
+func mapBytes(f *os.File, offset int64, length int) ([]byte, error) {
 	return nil, errors.ErrUnsupported
 }
 
