@@ -230,3 +230,40 @@ func FuzzScanLines(f *testing.F) {
 		compareLineEnds(t, data, first)
 	})
 }
+
+// BenchmarkScanLinesEnds compares the two ways of finding the lines' ends
+// in scanLines (by the scan, found first with IndexByte) on one core over
+// SESSCTL_BENCH_FILE (see BenchmarkScanFile), reporting MB/cpu-s:
+//
+//	SESSCTL_BENCH_FILE=/tmp/sessctl-bench-data/pi-1GB.jsonl /tmp/jsonl.test \
+//	  -test.run='^$' -test.bench=ScanLinesEnds -test.benchtime=3x -test.count=5 -test.cpu=1
+func BenchmarkScanLinesEnds(b *testing.B) {
+	all, _ := loadBenchFile(b)
+	for _, byScan := range []bool{false, true} {
+		name := "found-first"
+		if byScan {
+			name = "by-scan"
+		}
+		b.Run(name, func(b *testing.B) {
+			old := lineEndsByScan
+			lineEndsByScan = byScan
+			defer func() { lineEndsByScan = old }()
+			s := NewScanner(piCapture)
+			o := ParallelOptions{Capture: piCapture, Keep: func(*Record) bool { return false }}
+			bt := &Batch{}
+			b.SetBytes(int64(len(all)))
+			cpu0, n := processCPU(), 0
+			for b.Loop() {
+				for start := 0; start < len(all); {
+					start = scanLines(s, all, start, o, bt, 0, true)
+					sinkInt += len(bt.Records)
+					bt.Records, bt.arena, bt.slots = bt.Records[:0], bt.arena[:0], bt.slots[:0]
+				}
+				n++
+			}
+			if cpu := processCPU() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(len(all))*float64(n)/cpu/1e6, "MB/cpu-s")
+			}
+		})
+	}
+}
