@@ -334,14 +334,14 @@ func (r *Reader) readLine() ([]byte, bool, error) {
 }
 
 func (r *Reader) classify(b []byte, newline bool) (Kind, *fastjson.Value) {
+	if r.scan != nil { // blank and NUL are tested after a failed scan only
+		return classifyScan(r.scan, b, newline), nil
+	}
 	if isBlank(b) {
 		return Blank, nil
 	}
 	if bytes.IndexByte(b, 0) >= 0 {
 		return NULRun, nil
-	}
-	if r.scan != nil {
-		return classifyScan(r.scan, b, newline), nil
 	}
 	v, err := r.parser.ParseBytes(b)
 	if err == nil {
