@@ -345,7 +345,12 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 					return i, false
 				}
 			default:
-				if i, ok = s.value(b, i, depth+1, sub); !ok {
+				if sub == capNone {
+					i, ok = skipFree(b, i, depth+1)
+				} else {
+					i, ok = s.value(b, i, depth+1, sub)
+				}
+				if !ok {
 					return i, false
 				}
 			}
@@ -400,7 +405,137 @@ func (s *Scanner) value(b []byte, i, depth, mode int) (int, bool) {
 					return i, false
 				}
 			default:
-				if i, ok = s.value(b, i, depth+1, elem); !ok {
+				if elem == capNone {
+					i, ok = skipFree(b, i, depth+1)
+				} else {
+					i, ok = s.value(b, i, depth+1, elem)
+				}
+				if !ok {
+					return i, false
+				}
+			}
+			i = skipSpace(b, i)
+			if uint(i) >= uint(len(b)) {
+				return i, false
+			}
+			switch b[i] {
+			case ',':
+				i = skipSpace(b, i+1)
+			case ']':
+				return i + 1, true
+			default:
+				return i, false
+			}
+		}
+	case c == '"':
+		i, _, ok = scanString(b, i)
+		return i, ok
+	case c == 't':
+		return lit(b, i, "true")
+	case c == 'f':
+		return lit(b, i, "false")
+	case c == 'n':
+		return lit(b, i, "null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return scanNumber(b, i)
+	}
+	return i, false
+}
+
+// skipFree validates the value starting at b[i] as value does, when
+// nothing in it is captured (mode capNone: usage, cost, tool arguments and
+// the like): a loop of its own, without the capture bookkeeping, whose
+// keys are scanned as string values (stringShort) and looked up nowhere,
+// and with fewer values live across its calls than value has.
+func skipFree(b []byte, i, depth int) (int, bool) {
+	if uint(i) >= uint(len(b)) {
+		return i, false
+	}
+	var ok bool
+	switch c := b[i]; {
+	case c == '{':
+		if depth >= MaxDepth {
+			return i, false
+		}
+		i = skipSpace(b, i+1)
+		if uint(i) < uint(len(b)) && b[i] == '}' {
+			return i + 1, true
+		}
+		for {
+			if uint(i) >= uint(len(b)) || b[i] != '"' {
+				return i, false
+			}
+			if e := stringShort(b, i); e > 0 {
+				i = e
+			} else if i, ok = scanStringMember(b, -e); !ok {
+				return i, false
+			}
+			i = skipSpace(b, i)
+			if uint(i) >= uint(len(b)) || b[i] != ':' {
+				return i, false
+			}
+			i = skipSpace(b, i+1)
+			if uint(i) >= uint(len(b)) {
+				return i, false
+			}
+			switch c := b[i]; {
+			case c == '"':
+				if e := stringShort(b, i); e > 0 {
+					i = e
+				} else if i, ok = scanStringMember(b, -e); !ok {
+					return i, false
+				}
+			case c >= '1' && c <= '9':
+				if i, ok = scanPositive(b, i); !ok {
+					return i, false
+				}
+			case c == '-' || c == '0':
+				if i, ok = scanNumber(b, i); !ok {
+					return i, false
+				}
+			default:
+				if i, ok = skipFree(b, i, depth+1); !ok {
+					return i, false
+				}
+			}
+			i = skipSpace(b, i)
+			if uint(i) >= uint(len(b)) {
+				return i, false
+			}
+			switch b[i] {
+			case ',':
+				i = skipSpace(b, i+1)
+			case '}':
+				return i + 1, true
+			default:
+				return i, false
+			}
+		}
+	case c == '[':
+		if depth >= MaxDepth {
+			return i, false
+		}
+		i = skipSpace(b, i+1)
+		if uint(i) < uint(len(b)) && b[i] == ']' {
+			return i + 1, true
+		}
+		for {
+			if uint(i) >= uint(len(b)) {
+				return i, false
+			}
+			switch c := b[i]; {
+			case c == '"':
+				if e := stringShort(b, i); e > 0 {
+					i = e
+				} else if i, ok = scanStringMember(b, -e); !ok {
+					return i, false
+				}
+			case c >= '1' && c <= '9':
+				if i, ok = scanPositive(b, i); !ok {
+					return i, false
+				}
+			default:
+				if i, ok = skipFree(b, i, depth+1); !ok {
 					return i, false
 				}
 			}
@@ -599,11 +734,14 @@ const (
 // '\\' or below 0x20 (0 when there is none; bits above the first may be
 // false positives, as borrows run upward). Bytes of 0x80 and more never
 // match, and x^'"' and x^'\\' have the high bit of x, so one &^x serves
-// the three tests.
+// the three tests. The terms are grouped so that the longest path from x
+// to the result is five steps (x-0x20 and msb&^x take fewer than the
+// quote's and the backslash's tests, which go first): the position of the
+// next token waits on it.
 func special(x uint64) uint64 {
 	q := x ^ (lsb * '"')
 	e := x ^ (lsb * '\\')
-	return ((x - lsb*0x20) | (q - lsb) | (e - lsb)) &^ x & msb
+	return ((q - lsb) | (e - lsb) | (x - lsb*0x20)) & (x&msb ^ msb) // x&msb^msb: msb&^x, which the compiler would move last
 }
 
 // scanString validates the string starting at b[i] == '"' and returns the
