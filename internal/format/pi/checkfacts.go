@@ -537,17 +537,21 @@ var factLists = make(chan []storedFact, 8)
 var spareFactArrays = make(chan []storedFact, 16)
 
 func getFactStore() *factStore {
+	var st *factStore
 	select {
-	case st := <-factStores:
-		return st
+	case st = <-factStores:
 	default:
-		st := &factStore{}
+		st = &factStore{}
+	}
+	if cap(st.facts) == 0 {
+		// A new store, or one a checked file kept (batchDone gave its
+		// array away): one grown afresh grew a dozen times a batch.
 		select {
 		case st.facts = <-spareFactArrays:
 		default:
 		}
-		return st
 	}
+	return st
 }
 
 func putFactStore(st *factStore) {
