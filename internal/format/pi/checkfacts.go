@@ -278,16 +278,31 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 	// The index's own digest of the record first (it reads the id, the
 	// parent and the role, which this leaves as they are), in an idHashes
 	// kept from an earlier file when there is one.
-	if _, ok := b.Aux.(*idHashes); !ok {
+	ih, ok := b.Aux.(*idHashes)
+	if !ok {
 		select {
-		case b.Aux = <-auxPool:
+		case ih = <-auxPool:
 		default:
+			ih = &idHashes{h: make([]uint64, 0, 1024)}
+		}
+		b.Aux = ih
+	}
+	if len(b.Records) == 0 {
+		ih.reset()
+		if ih.facts != nil {
+			ih.facts.reset() // left by a pass that failed (batchDone takes it)
 		}
 	}
-	hashIDs(rec, b)
+	// The line's type, id, parent id and role, read once for the digest,
+	// the listing's fact and check's.
+	var k lineKeys
+	ih.readKeys(rec, &k)
+	d := ih.add(rec, &k)
+	var lf *listFact
 	if list {
-		ih := b.Aux.(*idHashes)
-		ih.lf = append(ih.lf, listFactOf(rec, ih.h[len(ih.h)-1], ih))
+		ih.lf = append(ih.lf, listFact{})
+		lf = &ih.lf[len(ih.lf)-1]
+		ih.setListFact(lf, rec, &k)
 	}
 	if rec.Kind != jsonl.Object {
 		return
@@ -298,29 +313,39 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 	if len(sb) > nCheckSub {
 		rec.Sub = sb[:nCheckSub:nCheckSub]
 	}
-	isMsg := wordIs(top[capType], "message")
+	isMsg := k.isMsg
 	if !isMsg && !wordIs(top[capType], "compaction") {
 		return
 	}
-	st := batchFacts(b)
+	st := ih.facts
+	if st == nil {
+		st = getFactStore()
+		ih.facts = st
+	}
 	sf := storedFact{entry: int32(len(b.Records)), callAt: int32(len(st.calls))}
 	keep := false
 	if isMsg {
 		m := top[capMessage]
 		var role, content, stop, callID []byte
-		if len(m) > 0 && m[0] == '{' {
-			role, content, stop, callID = sb[subRole], sb[subContent], sb[subStop], sb[subToolCallID]
+		rk := uint8(roleOther)
+		isObj := len(m) > 0 && m[0] == '{'
+		if isObj {
+			role, rk = k.role, k.rk
+			content, stop, callID = sb[subContent], sb[subStop], sb[subToolCallID]
 		}
-		role = word(role) // once: no allocation without escapes
-		if why, bad := listingFailsOf(m, role, content); bad {
-			sf.flags |= sfListing
-			sf.raw = st.strString(why)
-			keep = true
+		// listingFailsOf, asked only when it may fail: a message that is
+		// not an object, or a user or assistant message whose content is
+		// neither a string nor an array.
+		if !isObj || (rk == roleUser || rk == roleAssistant) && content != nil && content[0] != '"' && content[0] != '[' {
+			if why, bad := listingFailsOf(m, role, content); bad {
+				sf.flags |= sfListing
+				sf.raw = st.strString(why)
+				keep = true
+			}
 		}
-		isUser := string(role) == "user"
-		switch {
-		case isUser:
-		case string(role) == "assistant":
+		isUser := rk == roleUser
+		switch rk {
+		case roleAssistant:
 			if stop := word(stop); string(stop) == "error" || string(stop) == "aborted" {
 				sf.flags |= sfDropped
 			}
@@ -334,7 +359,7 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 			}
 			sf.nCalls = int32(len(st.calls)) - sf.callAt
 			keep = keep || sf.nCalls > 0
-		case string(role) == "toolResult":
+		case roleToolResult:
 			sf.flags |= sfResult
 			sf.str = strDecoded(st, callID)
 			keep = true
@@ -369,31 +394,28 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 	if keep {
 		st.facts = append(st.facts, sf)
 	}
-	if isMsg && needsNoCaptures(b.Aux.(*idHashes), list) {
+	if isMsg && needsNoCaptures(d, lf, list) {
 		rec.Top, rec.Sub = nil, nil // not copied into the batch (restoreCaptures)
 	}
 }
 
 // needsNoCaptures reports whether the merge reads none of the captures of
-// the record inspect just took, a message line: its digest says all the
-// index takes of it (takeMessage), and with list its listFact all the
-// listing does, unless it is a user message (its text may be the first
-// message) or a user or assistant message with content whose message
-// timestamp is not a number (the listing reads the line's timestamp).
-// Until the header is read the merge reads them all: it scans the line
-// again (restoreCaptures).
-func needsNoCaptures(ih *idHashes, list bool) bool {
-	n := len(ih.msg)
-	if n == 0 || ih.msg[n-1] == 0 {
+// the record inspect just took, a message line whose digest is d and, with
+// list, whose listing fact is lf: its digest says all the index takes of
+// it (takeMessage), and with list its listFact all the listing does,
+// unless it is a user message (its text may be the first message) or a
+// user or assistant message with content whose message timestamp is not a
+// number (the listing reads the line's timestamp). Until the header is
+// read the merge reads them all: it scans the line again
+// (restoreCaptures).
+func needsNoCaptures(d uint32, lf *listFact, list bool) bool {
+	if d == 0 {
 		return false
 	}
 	if !list {
 		return true
 	}
-	if len(ih.lf) != n {
-		return false
-	}
-	f := ih.lf[n-1].msg.flags
+	f := lf.mflags
 	if f&mfUser != 0 {
 		return false
 	}
@@ -501,17 +523,6 @@ func (c *factCollector) batchDone(b *jsonl.Batch) {
 		ih.facts = nil
 	}
 	c.cursor, c.kept = 0, false
-}
-
-// batchFacts returns the facts store of batch b, which inspect fills: in
-// the batch's idHashes (hashIDs made it), taken from factStores when the
-// batch has none yet.
-func batchFacts(b *jsonl.Batch) *factStore {
-	ih := b.Aux.(*idHashes)
-	if ih.facts == nil {
-		ih.facts = getFactStore()
-	}
-	return ih.facts
 }
 
 // factStores holds reset facts stores between batches and files: a

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
@@ -279,9 +280,11 @@ type listState struct {
 	lastID     uint64
 	haveLastID bool
 	// pre is what the workers read of the line line is given
-	// (listFactOf), when listLine has it: then line reads none of the
-	// line's id, parent, type and message bytes.
+	// (idHashes.setListFact), when listLine has it, and preID the hash of
+	// its id: then line reads none of the line's id, parent, type and
+	// message bytes.
 	pre        *listFact
+	preID      uint64
 	headerHash uint64 // the header id's idHash (an entry whose parent it is, is a root)
 	firstFound bool
 	problems   map[string]int
@@ -399,7 +402,7 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 	st.haveLastID = false
 	if pre := st.pre; pre != nil && pre.flags&lfID != 0 || pre == nil && f[kID] != nil {
 		if pre != nil {
-			st.lastID = pre.id
+			st.lastID = st.preID
 		} else {
 			st.lastID = idHash(f[kID])
 		}
@@ -411,7 +414,7 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 		li.Messages++
 		var mfs msgFacts
 		if st.pre != nil {
-			mfs = st.pre.msg
+			mfs = st.pre.msg()
 		} else {
 			mfs = messageFacts(f[kMessage], msg)
 		}
@@ -858,22 +861,28 @@ func (rd *reader) listLine(rec *jsonl.Record) {
 // parent, type and message, read by the workers of the parallel pass while
 // the line is in their cache (inspect with list): the serial merge then
 // reads none of these bytes again (with ParallelOptions.InPlace they are
-// in the file's mapped pages, scanned a chunk ago).
+// in the file's mapped pages, scanned a chunk ago). The id's hash is the
+// index's (idHashes.h). 24 bytes: the merge reads one a line.
 type listFact struct {
-	id     uint64 // idHash of the id (0 when the line has none)
-	parent uint64 // idHash of the parent id (lfParent)
+	parent uint64  // idHash of the parent id (lfParent)
+	ts     float64 // a message line's msgFacts.ts
+	mflags uint16  // and its msgFacts.flags (lfMessage)
 	flags  uint8
-	msg    msgFacts // a message line's (lfMessage)
 }
+
+// msg is the message's facts of a message line's fact.
+func (lf *listFact) msg() msgFacts { return msgFacts{ts: lf.ts, flags: lf.mflags} }
 
 const (
 	lfParent  = 1 << iota // the parent id is truthy
 	lfMessage             // the type is the string "message"
-	lfID                  // the line has an id (id is its hash)
+	lfID                  // the line has an id (its hash is the index's)
 )
 
 // msgFacts is what the listing reads of a message line's message: what
-// its value is, its role, what its content is and its timestamp.
+// its value is, its role, what its content is and, for a user or
+// assistant message with content (the only ones whose time it reads), its
+// timestamp.
 type msgFacts struct {
 	ts    float64 // parseNumber of the timestamp (mfTS)
 	flags uint16
@@ -887,7 +896,7 @@ const (
 	mfContent                // the content is present
 	mfContentStr             // it is a string
 	mfContentArr             // it is an array
-	mfNumTS                  // the timestamp starts as a number
+	mfNumTS                  // the timestamp starts as a number (user or assistant with content)
 	mfTS                     // and parseNumber takes it
 )
 
@@ -898,6 +907,20 @@ var (
 // messageFacts reads the message value m of a message line and, when it
 // is an object, its captured members mf (msgKeys).
 func messageFacts(m []byte, mf [][]byte) msgFacts {
+	rk := uint8(roleOther)
+	if len(m) > 0 && m[0] == '{' {
+		switch string(word(mf[mRole])) {
+		case "user":
+			rk = roleUser
+		case "assistant":
+			rk = roleAssistant
+		}
+	}
+	return messageFactsOf(m, mf, rk)
+}
+
+// messageFactsOf is messageFacts given the role's kind (lineKeys.rk).
+func messageFactsOf(m []byte, mf [][]byte, rk uint8) msgFacts {
 	var r msgFacts
 	switch {
 	case len(m) == 0:
@@ -909,20 +932,27 @@ func messageFacts(m []byte, mf [][]byte) msgFacts {
 		return r
 	}
 	r.flags |= mfObject
-	switch string(word(mf[mRole])) {
-	case "user":
+	switch rk {
+	case roleUser:
 		r.flags |= mfUser
-	case "assistant":
+	case roleAssistant:
 		r.flags |= mfAssistant
-	}
-	if c := mf[mContent]; c != nil {
-		r.flags |= mfContent
-		switch c[0] {
-		case '"':
-			r.flags |= mfContentStr
-		case '[':
-			r.flags |= mfContentArr
+	default:
+		if c := mf[mContent]; c != nil {
+			r.flags |= mfContent
 		}
+		return r // the listing reads nothing else of it
+	}
+	c := mf[mContent]
+	if c == nil {
+		return r
+	}
+	r.flags |= mfContent
+	switch c[0] {
+	case '"':
+		r.flags |= mfContentStr
+	case '[':
+		r.flags |= mfContentArr
 	}
 	if ts := mf[mTimestamp]; len(ts) > 0 && (ts[0] == '-' || (ts[0] >= '0' && ts[0] <= '9')) {
 		r.flags |= mfNumTS
@@ -934,33 +964,35 @@ func messageFacts(m []byte, mf [][]byte) msgFacts {
 	return r
 }
 
-// listFactOf is the listing's fact of rec (zero for a line that is not
-// an object), given h, idHash of its id when it has one, and ih, the
-// batch's idHashes hashIDs just took rec into (a parent id equal to the
-// id before has that id's hash).
-func listFactOf(rec *jsonl.Record, h uint64, ih *idHashes) listFact {
-	var lf listFact
+// setListFact sets lf, zero, to the listing's fact of rec (left zero for a
+// line that is not an object), given k, its keys, and ih, the batch's
+// idHashes readKeys just took rec into (a parent id equal to the id before
+// has that id's hash).
+func (ih *idHashes) setListFact(lf *listFact, rec *jsonl.Record, k *lineKeys) {
 	if rec.Kind != jsonl.Object || rec.Top == nil {
-		return lf
+		return
 	}
-	top := rec.Top
-	if top[kID] != nil {
-		lf.id = h
-		lf.flags |= lfID
+	var flags uint8
+	if k.idRaw != nil {
+		flags |= lfID
 	}
-	if p := top[kParentID]; jsonl.Truthy(p) {
-		lf.flags |= lfParent
-		if ih.prevID != nil && bytes.Equal(p, ih.prevID) {
+	if p := k.pRaw; k.pPlain && len(p) > 2 || !k.pPlain && jsonl.Truthy(p) {
+		flags |= lfParent
+		switch {
+		case ih.prevID != nil && bytes.Equal(p, ih.prevID):
 			lf.parent = ih.prevH // the usual chain: the same bytes, the same hash
-		} else {
+		case k.pPlain:
+			lf.parent = tree.HashString(unsafe.String(&p[1], len(p)-2)) // idHash's
+		default:
 			lf.parent = idHash(p)
 		}
 	}
-	if wordIs(top[kType], "message") {
-		lf.flags |= lfMessage
-		lf.msg = messageFacts(top[kMessage], rec.Sub)
+	if k.isMsg {
+		flags |= lfMessage
+		mf := messageFactsOf(rec.Top[kMessage], rec.Sub, k.rk)
+		lf.ts, lf.mflags = mf.ts, mf.flags
 	}
-	return lf
+	lf.flags = flags
 }
 
 // parseNumber is strconv.ParseFloat(string(raw), 64) for a JSON number; an
