@@ -1,7 +1,6 @@
 package pi
 
 import (
-	"bytes"
 	"math"
 	"slices"
 	"sort"
@@ -322,7 +321,12 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 		st = getFactStore()
 		ih.facts = st
 	}
-	sf := storedFact{entry: int32(len(b.Records)), callAt: int32(len(st.calls))}
+	// The fact is built in place (dropped below when not kept): one built
+	// on the stack was stored field by field and copied in wider words, a
+	// load the CPU cannot forward from those stores.
+	st.facts = append(st.facts, storedFact{})
+	sf := &st.facts[len(st.facts)-1]
+	sf.entry, sf.callAt = int32(len(b.Records)), int32(len(st.calls))
 	keep := false
 	if isMsg {
 		m := top[capMessage]
@@ -391,8 +395,8 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 		keep = true
 	}
 	top[capFirstKept] = nil
-	if keep {
-		st.facts = append(st.facts, sf)
+	if !keep {
+		st.facts = st.facts[:len(st.facts)-1]
 	}
 	if isMsg && needsNoCaptures(d, lf, list) {
 		rec.Top, rec.Sub = nil, nil // not copied into the batch (restoreCaptures)
@@ -425,7 +429,7 @@ func needsNoCaptures(d uint32, lf *listFact, list bool) bool {
 // strDecoded stores the value of raw JSON string raw ("" when it is not
 // one), without decoding when it holds no escapes.
 func strDecoded(st *factStore, raw []byte) strRef {
-	if n := len(raw); n >= 2 && raw[0] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
+	if n := len(raw); n >= 2 && raw[0] == '"' && noBackslash(raw[1:n-1]) {
 		return st.str(raw[1 : n-1])
 	}
 	s, _ := jsonl.String(raw)
@@ -436,48 +440,59 @@ func strDecoded(st *factStore, raw []byte) strRef {
 // the index takes the records; the file keeps the stores they refer to.
 type factCollector struct {
 	out checkFacts
-	// cursor is the next fact of the current batch's store.
+	// st is the current batch's store (nil: none), facts its facts and
+	// cursor the next of them.
+	st     *factStore
+	facts  []storedFact
 	cursor int
-	// started: out's buffers were taken from factLists (first take).
+	// started: out's buffers were taken from factLists (first batch).
 	started bool
 	// kept: the current batch's store is out.stores' last.
 	kept bool
 }
 
-// take is called after the index took record k of batch b; before is the
-// number of entries before it. A record that became a message or
-// compaction entry keeps its fact, or is marked unknown when it was not
-// inspected (streamed).
-func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
-	if k == 0 {
-		c.cursor = 0
-		if ih, _ := b.Aux.(*idHashes); ih != nil && !slices.Contains(c.out.aux, ih) {
+// begin is called before the index takes the records of batch b.
+func (c *factCollector) begin(b *jsonl.Batch) {
+	c.cursor, c.st, c.facts = 0, nil, nil
+	if ih, _ := b.Aux.(*idHashes); ih != nil {
+		if !slices.Contains(c.out.aux, ih) {
 			c.out.aux = append(c.out.aux, ih)
 		}
-		if !c.started {
-			c.started = true
-			select {
-			case c.out.facts = <-factLists:
-			default:
-			}
+		if c.st = ih.facts; c.st != nil {
+			c.facts = c.st.facts
 		}
 	}
-	var st *factStore
-	if ih, _ := b.Aux.(*idHashes); ih != nil {
-		st = ih.facts
+	if !c.started {
+		c.started = true
+		select {
+		case c.out.facts = <-factLists:
+		default:
+		}
 	}
+}
+
+// pending reports whether take has anything to do for record k of the
+// batch begun, rec: the next fact is its, or it was not inspected.
+func (c *factCollector) pending(k int, rec *jsonl.Record) bool {
+	return c.cursor < len(c.facts) && int(c.facts[c.cursor].entry) == k || rec.Streamed
+}
+
+// take is called after the index took record k of batch b, when pending;
+// before is the number of entries before it. A record that became a
+// message or compaction entry keeps its fact, or is marked unknown when it
+// was not inspected (streamed).
+func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
 	var sf *storedFact
-	if st != nil && c.cursor < len(st.facts) && int(st.facts[c.cursor].entry) == k {
-		sf = &st.facts[c.cursor]
+	if c.cursor < len(c.facts) && int(c.facts[c.cursor].entry) == k {
+		sf = &c.facts[c.cursor]
 		c.cursor++
 	}
 	if f.Index.Len() != before+1 {
 		return // not an entry
 	}
-	rec := &b.Records[k]
-	if rec.Streamed {
+	if b.Records[k].Streamed {
 		if t := f.Entries[before].Type(); t == "message" || t == "compaction" {
-			c.out.facts = append(c.out.facts, storedFact{entry: int32(before), flags: sfUnknown})
+			c.out.add(storedFact{entry: int32(before), flags: sfUnknown})
 		}
 		return
 	}
@@ -487,16 +502,28 @@ func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
 	o := &c.out
 	if !c.kept {
 		c.kept = true
-		o.stores = append(o.stores, st)
-		if st.full || len(o.stores) > math.MaxInt32 {
+		o.stores = append(o.stores, c.st)
+		if c.st.full || len(o.stores) > math.MaxInt32 {
 			o.full = true
 		}
 	}
-	nf := *sf
+	o.nCalls += int(sf.nCalls)
+	nf := o.add(*sf)
 	nf.entry = int32(before)
 	nf.store = int32(len(o.stores) - 1)
-	o.nCalls += int(sf.nCalls)
-	o.facts = append(o.facts, nf)
+}
+
+// add appends sf to c's facts and returns it there. The list doubles
+// when full: append's growth by a quarter copied a large file's list some
+// thirty times over.
+func (c *checkFacts) add(sf storedFact) *storedFact {
+	if n := len(c.facts); n == cap(c.facts) {
+		grown := make([]storedFact, n, max(2*n, 256))
+		copy(grown, c.facts)
+		c.facts = grown
+	}
+	c.facts = append(c.facts, sf)
+	return &c.facts[len(c.facts)-1]
 }
 
 // batchDone takes a batch's facts store from it once the index has taken
@@ -522,7 +549,7 @@ func (c *factCollector) batchDone(b *jsonl.Batch) {
 		}
 		ih.facts = nil
 	}
-	c.cursor, c.kept = 0, false
+	c.cursor, c.kept, c.st, c.facts = 0, false, nil, nil
 }
 
 // factStores holds reset facts stores between batches and files: a

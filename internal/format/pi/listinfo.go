@@ -411,52 +411,13 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 	}
 	switch string(typ) {
 	case "message":
-		li.Messages++
 		var mfs msgFacts
 		if st.pre != nil {
 			mfs = st.pre.msg()
 		} else {
 			mfs = messageFacts(f[kMessage], msg)
 		}
-		if mfs.flags&mfObject == 0 {
-			if mfs.flags&mfArray == 0 {
-				problems[CodeListingFails]++ // pi reads `"content" in message`: it throws
-			}
-			return true
-		}
-		userOrAssistant := mfs.flags&(mfUser|mfAssistant) != 0
-		if mfs.flags&mfContent != 0 && userOrAssistant && mfs.flags&(mfContentStr|mfContentArr) == 0 {
-			// pi 1.5.2's listing reads content.filter: it throws and the
-			// session vanishes from its list. sessctl lists it and says so.
-			problems[CodeListingFails]++
-		}
-		if mfs.flags&mfContent == 0 || !userOrAssistant {
-			return true
-		}
-		if mfs.flags&mfNumTS != 0 {
-			if x := mfs.ts; mfs.flags&mfTS != 0 && (!st.haveActivity || x > st.lastActivity) {
-				st.lastActivity, st.haveActivity = x, true
-			}
-		} else if s, ok := jsonl.String(f[kTimestamp]); ok {
-			if t := parseTime(s); !t.IsZero() {
-				x := float64(t.UnixMilli())
-				if !st.haveActivity || x > st.lastActivity {
-					st.lastActivity, st.haveActivity = x, true
-				}
-			}
-		}
-		if !st.firstFound && mfs.flags&mfUser != 0 {
-			if contentCut {
-				if mfs.flags&mfContentStr == 0 {
-					li.heldRescan = true // an array: its text needs the whole line
-					return false
-				}
-			}
-			if txt := textContent(msg[mContent]); txt != "" {
-				li.FirstMessage = clipText(txt, MaxFirstMessage)
-				st.firstFound = true
-			}
-		}
+		return st.message(mfs, f, msg, contentCut)
 	case "session_info":
 		s, _ := jsonl.String(f[kName])
 		st.sessionName = jsTrim(s)
@@ -476,6 +437,70 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 		st.markers.omp = true
 	}
 	return true
+}
+
+// message is line's part for a message entry (an object line after the
+// header) whose message's facts are mfs.
+func (st *listState) message(mfs msgFacts, f, msg [][]byte, contentCut bool) bool {
+	li := st.li
+	li.Messages++
+	if mfs.flags&mfObject == 0 {
+		if mfs.flags&mfArray == 0 {
+			st.problems[CodeListingFails]++ // pi reads `"content" in message`: it throws
+		}
+		return true
+	}
+	userOrAssistant := mfs.flags&(mfUser|mfAssistant) != 0
+	if mfs.flags&mfContent != 0 && userOrAssistant && mfs.flags&(mfContentStr|mfContentArr) == 0 {
+		// pi 1.5.2's listing reads content.filter: it throws and the
+		// session vanishes from its list. sessctl lists it and says so.
+		st.problems[CodeListingFails]++
+	}
+	if mfs.flags&mfContent == 0 || !userOrAssistant {
+		return true
+	}
+	if mfs.flags&mfNumTS != 0 {
+		if x := mfs.ts; mfs.flags&mfTS != 0 && (!st.haveActivity || x > st.lastActivity) {
+			st.lastActivity, st.haveActivity = x, true
+		}
+	} else if s, ok := jsonl.String(f[kTimestamp]); ok {
+		if t := parseTime(s); !t.IsZero() {
+			x := float64(t.UnixMilli())
+			if !st.haveActivity || x > st.lastActivity {
+				st.lastActivity, st.haveActivity = x, true
+			}
+		}
+	}
+	if !st.firstFound && mfs.flags&mfUser != 0 {
+		if contentCut {
+			if mfs.flags&mfContentStr == 0 {
+				li.heldRescan = true // an array: its text needs the whole line
+				return false
+			}
+		}
+		if txt := textContent(msg[mContent]); txt != "" {
+			li.FirstMessage = clipText(txt, MaxFirstMessage)
+			st.firstFound = true
+		}
+	}
+	return true
+}
+
+// preMessage is line for a message object line after the header (not a
+// BOM line) whose listing fact the workers read (pre, and id its id's
+// hash), with its captures top and msg (nil when the workers left them
+// out: then the listing reads none, needsNoCaptures).
+func (st *listState) preMessage(pre *listFact, id uint64, top, msg [][]byte) bool {
+	st.li.Entries++
+	if pre.flags&lfParent != 0 && (!st.haveLastID || pre.parent != st.lastID) {
+		st.parents = append(st.parents, pre.parent)
+	}
+	st.haveLastID = false
+	if pre.flags&lfID != 0 {
+		st.lastID, st.haveLastID = id, true
+		st.ids = append(st.ids, id)
+	}
+	return st.message(pre.msg(), top, msg, false)
 }
 
 // finish completes the summary after the last line; path is a dialect hint.
@@ -843,6 +868,14 @@ func (rd *reader) listLine(rec *jsonl.Record) {
 	}
 	if rec.Streamed {
 		st.broken = true
+		return
+	}
+	if pre := st.pre; pre != nil && pre.flags&lfMessage != 0 && st.headerDone && rec.Kind == jsonl.Object && !rec.BOM {
+		// A message entry (the header is behind it, so it is not line
+		// 1): what line does of it, from the workers' fact.
+		if !st.preMessage(pre, st.preID, rec.Top, rec.Sub) {
+			st.stopped = true
+		}
 		return
 	}
 	if rec.Line == 1 && rec.Kind == jsonl.Object && !rec.BOM && rec.Newline && len(rec.Raw) > 0 && len(rec.Raw) < maxLine1 {

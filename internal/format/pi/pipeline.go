@@ -492,6 +492,9 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 			}
 			defer ih.reset() // the batch is reused
 		}
+		if facts != nil {
+			facts.begin(b)
+		}
 		for i := range b.Records {
 			rec := &b.Records[i]
 			if hs != nil {
@@ -538,7 +541,7 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 			} else {
 				rd.take(rec)
 			}
-			if facts != nil {
+			if facts != nil && facts.pending(i, rec) {
 				facts.take(b, i, before, rd.f)
 			}
 		}
