@@ -3,6 +3,7 @@ package pi
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
@@ -1030,9 +1031,22 @@ func (ih *idHashes) setListFact(lf *listFact, rec *jsonl.Record, k *lineKeys) {
 
 // parseNumber is strconv.ParseFloat(string(raw), 64) for a JSON number; an
 // integer of at most 15 digits (a millisecond timestamp), which a float64
-// holds exactly, is converted without it.
+// holds exactly, is converted without it: from 8 digits on, 8 at a time.
 func parseNumber(raw []byte) (float64, error) {
-	if n := len(raw); n > 0 && n <= 15 {
+	n := len(raw)
+	if n >= 8 && n <= 15 {
+		// The last 8 digits, and the n-8 before them moved to the top of
+		// a word whose lower bytes are '0' (little endian: the first
+		// digit is the lowest byte).
+		lo := binary.LittleEndian.Uint64(raw[n-8:])
+		k := uint(n - 8)
+		hi := binary.LittleEndian.Uint64(raw)<<(8*(8-k)) | 0x3030303030303030>>(8*k)
+		if eightDigits(lo) && eightDigits(hi) {
+			return float64(digitsValue(hi)*100000000 + digitsValue(lo)), nil
+		}
+		return strconv.ParseFloat(string(raw), 64)
+	}
+	if n > 0 && n < 8 {
 		var v int64
 		for _, c := range raw {
 			if c < '0' || c > '9' {
@@ -1043,4 +1057,19 @@ func parseNumber(raw []byte) (float64, error) {
 		return float64(v), nil
 	}
 	return strconv.ParseFloat(string(raw), 64)
+}
+
+// eightDigits reports whether the 8 bytes of w are ASCII digits: each
+// byte's high nibble is 3 and adding 6 to its low one does not carry.
+func eightDigits(w uint64) bool {
+	const hi, three, six = 0xF0F0F0F0F0F0F0F0, 0x3030303030303030, 0x0606060606060606
+	return w&hi == three && (w+six)&hi == three
+}
+
+// digitsValue is the value of the 8 ASCII digits of w, the first in its
+// lowest byte (pairs, then fours, then the eight).
+func digitsValue(w uint64) uint64 {
+	w -= 0x3030303030303030
+	w = w*10 + w>>8
+	return ((w&0x000000FF000000FF)*(100+1000000<<32) + (w>>16&0x000000FF000000FF)*(1+10000<<32)) >> 32
 }
