@@ -1,7 +1,6 @@
 package pi
 
 import (
-	"bytes"
 	"math"
 	"slices"
 	"sort"
@@ -278,16 +277,31 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 	// The index's own digest of the record first (it reads the id, the
 	// parent and the role, which this leaves as they are), in an idHashes
 	// kept from an earlier file when there is one.
-	if _, ok := b.Aux.(*idHashes); !ok {
+	ih, ok := b.Aux.(*idHashes)
+	if !ok {
 		select {
-		case b.Aux = <-auxPool:
+		case ih = <-auxPool:
 		default:
+			ih = &idHashes{h: make([]uint64, 0, 1024)}
+		}
+		b.Aux = ih
+	}
+	if len(b.Records) == 0 {
+		ih.reset()
+		if ih.facts != nil {
+			ih.facts.reset() // left by a pass that failed (batchDone takes it)
 		}
 	}
-	hashIDs(rec, b)
+	// The line's type, id, parent id and role, read once for the digest,
+	// the listing's fact and check's.
+	var k lineKeys
+	ih.readKeys(rec, &k)
+	d := ih.add(rec, &k)
+	var lf *listFact
 	if list {
-		ih := b.Aux.(*idHashes)
-		ih.lf = append(ih.lf, listFactOf(rec, ih.h[len(ih.h)-1], ih))
+		ih.lf = append(ih.lf, listFact{})
+		lf = &ih.lf[len(ih.lf)-1]
+		ih.setListFact(lf, rec, &k)
 	}
 	if rec.Kind != jsonl.Object {
 		return
@@ -298,29 +312,44 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 	if len(sb) > nCheckSub {
 		rec.Sub = sb[:nCheckSub:nCheckSub]
 	}
-	isMsg := wordIs(top[capType], "message")
+	isMsg := k.isMsg
 	if !isMsg && !wordIs(top[capType], "compaction") {
 		return
 	}
-	st := batchFacts(b)
-	sf := storedFact{entry: int32(len(b.Records)), callAt: int32(len(st.calls))}
+	st := ih.facts
+	if st == nil {
+		st = getFactStore()
+		ih.facts = st
+	}
+	// The fact is built in place (dropped below when not kept): one built
+	// on the stack was stored field by field and copied in wider words, a
+	// load the CPU cannot forward from those stores.
+	st.facts = append(st.facts, storedFact{})
+	sf := &st.facts[len(st.facts)-1]
+	sf.entry, sf.callAt = int32(len(b.Records)), int32(len(st.calls))
 	keep := false
 	if isMsg {
 		m := top[capMessage]
 		var role, content, stop, callID []byte
-		if len(m) > 0 && m[0] == '{' {
-			role, content, stop, callID = sb[subRole], sb[subContent], sb[subStop], sb[subToolCallID]
+		rk := uint8(roleOther)
+		isObj := len(m) > 0 && m[0] == '{'
+		if isObj {
+			role, rk = k.role, k.rk
+			content, stop, callID = sb[subContent], sb[subStop], sb[subToolCallID]
 		}
-		role = word(role) // once: no allocation without escapes
-		if why, bad := listingFailsOf(m, role, content); bad {
-			sf.flags |= sfListing
-			sf.raw = st.strString(why)
-			keep = true
+		// listingFailsOf, asked only when it may fail: a message that is
+		// not an object, or a user or assistant message whose content is
+		// neither a string nor an array.
+		if !isObj || (rk == roleUser || rk == roleAssistant) && content != nil && content[0] != '"' && content[0] != '[' {
+			if why, bad := listingFailsOf(m, role, content); bad {
+				sf.flags |= sfListing
+				sf.raw = st.strString(why)
+				keep = true
+			}
 		}
-		isUser := string(role) == "user"
-		switch {
-		case isUser:
-		case string(role) == "assistant":
+		isUser := rk == roleUser
+		switch rk {
+		case roleAssistant:
 			if stop := word(stop); string(stop) == "error" || string(stop) == "aborted" {
 				sf.flags |= sfDropped
 			}
@@ -334,7 +363,7 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 			}
 			sf.nCalls = int32(len(st.calls)) - sf.callAt
 			keep = keep || sf.nCalls > 0
-		case string(role) == "toolResult":
+		case roleToolResult:
 			sf.flags |= sfResult
 			sf.str = strDecoded(st, callID)
 			keep = true
@@ -366,34 +395,31 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 		keep = true
 	}
 	top[capFirstKept] = nil
-	if keep {
-		st.facts = append(st.facts, sf)
+	if !keep {
+		st.facts = st.facts[:len(st.facts)-1]
 	}
-	if isMsg && needsNoCaptures(b.Aux.(*idHashes), list) {
+	if isMsg && needsNoCaptures(d, lf, list) {
 		rec.Top, rec.Sub = nil, nil // not copied into the batch (restoreCaptures)
 	}
 }
 
 // needsNoCaptures reports whether the merge reads none of the captures of
-// the record inspect just took, a message line: its digest says all the
-// index takes of it (takeMessage), and with list its listFact all the
-// listing does, unless it is a user message (its text may be the first
-// message) or a user or assistant message with content whose message
-// timestamp is not a number (the listing reads the line's timestamp).
-// Until the header is read the merge reads them all: it scans the line
-// again (restoreCaptures).
-func needsNoCaptures(ih *idHashes, list bool) bool {
-	n := len(ih.msg)
-	if n == 0 || ih.msg[n-1] == 0 {
+// the record inspect just took, a message line whose digest is d and, with
+// list, whose listing fact is lf: its digest says all the index takes of
+// it (takeMessage), and with list its listFact all the listing does,
+// unless it is a user message (its text may be the first message) or a
+// user or assistant message with content whose message timestamp is not a
+// number (the listing reads the line's timestamp). Until the header is
+// read the merge reads them all: it scans the line again
+// (restoreCaptures).
+func needsNoCaptures(d uint32, lf *listFact, list bool) bool {
+	if d == 0 {
 		return false
 	}
 	if !list {
 		return true
 	}
-	if len(ih.lf) != n {
-		return false
-	}
-	f := ih.lf[n-1].msg.flags
+	f := lf.mflags
 	if f&mfUser != 0 {
 		return false
 	}
@@ -403,7 +429,7 @@ func needsNoCaptures(ih *idHashes, list bool) bool {
 // strDecoded stores the value of raw JSON string raw ("" when it is not
 // one), without decoding when it holds no escapes.
 func strDecoded(st *factStore, raw []byte) strRef {
-	if n := len(raw); n >= 2 && raw[0] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
+	if n := len(raw); n >= 2 && raw[0] == '"' && noBackslash(raw[1:n-1]) {
 		return st.str(raw[1 : n-1])
 	}
 	s, _ := jsonl.String(raw)
@@ -414,48 +440,59 @@ func strDecoded(st *factStore, raw []byte) strRef {
 // the index takes the records; the file keeps the stores they refer to.
 type factCollector struct {
 	out checkFacts
-	// cursor is the next fact of the current batch's store.
+	// st is the current batch's store (nil: none), facts its facts and
+	// cursor the next of them.
+	st     *factStore
+	facts  []storedFact
 	cursor int
-	// started: out's buffers were taken from factLists (first take).
+	// started: out's buffers were taken from factLists (first batch).
 	started bool
 	// kept: the current batch's store is out.stores' last.
 	kept bool
 }
 
-// take is called after the index took record k of batch b; before is the
-// number of entries before it. A record that became a message or
-// compaction entry keeps its fact, or is marked unknown when it was not
-// inspected (streamed).
-func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
-	if k == 0 {
-		c.cursor = 0
-		if ih, _ := b.Aux.(*idHashes); ih != nil && !slices.Contains(c.out.aux, ih) {
+// begin is called before the index takes the records of batch b.
+func (c *factCollector) begin(b *jsonl.Batch) {
+	c.cursor, c.st, c.facts = 0, nil, nil
+	if ih, _ := b.Aux.(*idHashes); ih != nil {
+		if !slices.Contains(c.out.aux, ih) {
 			c.out.aux = append(c.out.aux, ih)
 		}
-		if !c.started {
-			c.started = true
-			select {
-			case c.out.facts = <-factLists:
-			default:
-			}
+		if c.st = ih.facts; c.st != nil {
+			c.facts = c.st.facts
 		}
 	}
-	var st *factStore
-	if ih, _ := b.Aux.(*idHashes); ih != nil {
-		st = ih.facts
+	if !c.started {
+		c.started = true
+		select {
+		case c.out.facts = <-factLists:
+		default:
+		}
 	}
+}
+
+// pending reports whether take has anything to do for record k of the
+// batch begun, rec: the next fact is its, or it was not inspected.
+func (c *factCollector) pending(k int, rec *jsonl.Record) bool {
+	return c.cursor < len(c.facts) && int(c.facts[c.cursor].entry) == k || rec.Streamed
+}
+
+// take is called after the index took record k of batch b, when pending;
+// before is the number of entries before it. A record that became a
+// message or compaction entry keeps its fact, or is marked unknown when it
+// was not inspected (streamed).
+func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
 	var sf *storedFact
-	if st != nil && c.cursor < len(st.facts) && int(st.facts[c.cursor].entry) == k {
-		sf = &st.facts[c.cursor]
+	if c.cursor < len(c.facts) && int(c.facts[c.cursor].entry) == k {
+		sf = &c.facts[c.cursor]
 		c.cursor++
 	}
 	if f.Index.Len() != before+1 {
 		return // not an entry
 	}
-	rec := &b.Records[k]
-	if rec.Streamed {
+	if b.Records[k].Streamed {
 		if t := f.Entries[before].Type(); t == "message" || t == "compaction" {
-			c.out.facts = append(c.out.facts, storedFact{entry: int32(before), flags: sfUnknown})
+			c.out.add(storedFact{entry: int32(before), flags: sfUnknown})
 		}
 		return
 	}
@@ -465,16 +502,28 @@ func (c *factCollector) take(b *jsonl.Batch, k int, before int, f *File) {
 	o := &c.out
 	if !c.kept {
 		c.kept = true
-		o.stores = append(o.stores, st)
-		if st.full || len(o.stores) > math.MaxInt32 {
+		o.stores = append(o.stores, c.st)
+		if c.st.full || len(o.stores) > math.MaxInt32 {
 			o.full = true
 		}
 	}
-	nf := *sf
+	o.nCalls += int(sf.nCalls)
+	nf := o.add(*sf)
 	nf.entry = int32(before)
 	nf.store = int32(len(o.stores) - 1)
-	o.nCalls += int(sf.nCalls)
-	o.facts = append(o.facts, nf)
+}
+
+// add appends sf to c's facts and returns it there. The list doubles
+// when full: append's growth by a quarter copied a large file's list some
+// thirty times over.
+func (c *checkFacts) add(sf storedFact) *storedFact {
+	if n := len(c.facts); n == cap(c.facts) {
+		grown := make([]storedFact, n, max(2*n, 256))
+		copy(grown, c.facts)
+		c.facts = grown
+	}
+	c.facts = append(c.facts, sf)
+	return &c.facts[len(c.facts)-1]
 }
 
 // batchDone takes a batch's facts store from it once the index has taken
@@ -500,18 +549,7 @@ func (c *factCollector) batchDone(b *jsonl.Batch) {
 		}
 		ih.facts = nil
 	}
-	c.cursor, c.kept = 0, false
-}
-
-// batchFacts returns the facts store of batch b, which inspect fills: in
-// the batch's idHashes (hashIDs made it), taken from factStores when the
-// batch has none yet.
-func batchFacts(b *jsonl.Batch) *factStore {
-	ih := b.Aux.(*idHashes)
-	if ih.facts == nil {
-		ih.facts = getFactStore()
-	}
-	return ih.facts
+	c.cursor, c.kept, c.st, c.facts = 0, false, nil, nil
 }
 
 // factStores holds reset facts stores between batches and files: a
@@ -537,17 +575,21 @@ var factLists = make(chan []storedFact, 8)
 var spareFactArrays = make(chan []storedFact, 16)
 
 func getFactStore() *factStore {
+	var st *factStore
 	select {
-	case st := <-factStores:
-		return st
+	case st = <-factStores:
 	default:
-		st := &factStore{}
+		st = &factStore{}
+	}
+	if cap(st.facts) == 0 {
+		// A new store, or one a checked file kept (batchDone gave its
+		// array away): one grown afresh grew a dozen times a batch.
 		select {
 		case st.facts = <-spareFactArrays:
 		default:
 		}
-		return st
 	}
+	return st
 }
 
 func putFactStore(st *factStore) {

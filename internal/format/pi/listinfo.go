@@ -3,6 +3,7 @@ package pi
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
@@ -279,9 +281,11 @@ type listState struct {
 	lastID     uint64
 	haveLastID bool
 	// pre is what the workers read of the line line is given
-	// (listFactOf), when listLine has it: then line reads none of the
-	// line's id, parent, type and message bytes.
+	// (idHashes.setListFact), when listLine has it, and preID the hash of
+	// its id: then line reads none of the line's id, parent, type and
+	// message bytes.
 	pre        *listFact
+	preID      uint64
 	headerHash uint64 // the header id's idHash (an entry whose parent it is, is a root)
 	firstFound bool
 	problems   map[string]int
@@ -399,7 +403,7 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 	st.haveLastID = false
 	if pre := st.pre; pre != nil && pre.flags&lfID != 0 || pre == nil && f[kID] != nil {
 		if pre != nil {
-			st.lastID = pre.id
+			st.lastID = st.preID
 		} else {
 			st.lastID = idHash(f[kID])
 		}
@@ -408,52 +412,13 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 	}
 	switch string(typ) {
 	case "message":
-		li.Messages++
 		var mfs msgFacts
 		if st.pre != nil {
-			mfs = st.pre.msg
+			mfs = st.pre.msg()
 		} else {
 			mfs = messageFacts(f[kMessage], msg)
 		}
-		if mfs.flags&mfObject == 0 {
-			if mfs.flags&mfArray == 0 {
-				problems[CodeListingFails]++ // pi reads `"content" in message`: it throws
-			}
-			return true
-		}
-		userOrAssistant := mfs.flags&(mfUser|mfAssistant) != 0
-		if mfs.flags&mfContent != 0 && userOrAssistant && mfs.flags&(mfContentStr|mfContentArr) == 0 {
-			// pi 1.5.2's listing reads content.filter: it throws and the
-			// session vanishes from its list. sessctl lists it and says so.
-			problems[CodeListingFails]++
-		}
-		if mfs.flags&mfContent == 0 || !userOrAssistant {
-			return true
-		}
-		if mfs.flags&mfNumTS != 0 {
-			if x := mfs.ts; mfs.flags&mfTS != 0 && (!st.haveActivity || x > st.lastActivity) {
-				st.lastActivity, st.haveActivity = x, true
-			}
-		} else if s, ok := jsonl.String(f[kTimestamp]); ok {
-			if t := parseTime(s); !t.IsZero() {
-				x := float64(t.UnixMilli())
-				if !st.haveActivity || x > st.lastActivity {
-					st.lastActivity, st.haveActivity = x, true
-				}
-			}
-		}
-		if !st.firstFound && mfs.flags&mfUser != 0 {
-			if contentCut {
-				if mfs.flags&mfContentStr == 0 {
-					li.heldRescan = true // an array: its text needs the whole line
-					return false
-				}
-			}
-			if txt := textContent(msg[mContent]); txt != "" {
-				li.FirstMessage = clipText(txt, MaxFirstMessage)
-				st.firstFound = true
-			}
-		}
+		return st.message(mfs, f, msg, contentCut)
 	case "session_info":
 		s, _ := jsonl.String(f[kName])
 		st.sessionName = jsTrim(s)
@@ -473,6 +438,70 @@ func (st *listState) line(n int, body []byte, nl bool, kind jsonl.Kind, bom bool
 		st.markers.omp = true
 	}
 	return true
+}
+
+// message is line's part for a message entry (an object line after the
+// header) whose message's facts are mfs.
+func (st *listState) message(mfs msgFacts, f, msg [][]byte, contentCut bool) bool {
+	li := st.li
+	li.Messages++
+	if mfs.flags&mfObject == 0 {
+		if mfs.flags&mfArray == 0 {
+			st.problems[CodeListingFails]++ // pi reads `"content" in message`: it throws
+		}
+		return true
+	}
+	userOrAssistant := mfs.flags&(mfUser|mfAssistant) != 0
+	if mfs.flags&mfContent != 0 && userOrAssistant && mfs.flags&(mfContentStr|mfContentArr) == 0 {
+		// pi 1.5.2's listing reads content.filter: it throws and the
+		// session vanishes from its list. sessctl lists it and says so.
+		st.problems[CodeListingFails]++
+	}
+	if mfs.flags&mfContent == 0 || !userOrAssistant {
+		return true
+	}
+	if mfs.flags&mfNumTS != 0 {
+		if x := mfs.ts; mfs.flags&mfTS != 0 && (!st.haveActivity || x > st.lastActivity) {
+			st.lastActivity, st.haveActivity = x, true
+		}
+	} else if s, ok := jsonl.String(f[kTimestamp]); ok {
+		if t := parseTime(s); !t.IsZero() {
+			x := float64(t.UnixMilli())
+			if !st.haveActivity || x > st.lastActivity {
+				st.lastActivity, st.haveActivity = x, true
+			}
+		}
+	}
+	if !st.firstFound && mfs.flags&mfUser != 0 {
+		if contentCut {
+			if mfs.flags&mfContentStr == 0 {
+				li.heldRescan = true // an array: its text needs the whole line
+				return false
+			}
+		}
+		if txt := textContent(msg[mContent]); txt != "" {
+			li.FirstMessage = clipText(txt, MaxFirstMessage)
+			st.firstFound = true
+		}
+	}
+	return true
+}
+
+// preMessage is line for a message object line after the header (not a
+// BOM line) whose listing fact the workers read (pre, and id its id's
+// hash), with its captures top and msg (nil when the workers left them
+// out: then the listing reads none, needsNoCaptures).
+func (st *listState) preMessage(pre *listFact, id uint64, top, msg [][]byte) bool {
+	st.li.Entries++
+	if pre.flags&lfParent != 0 && (!st.haveLastID || pre.parent != st.lastID) {
+		st.parents = append(st.parents, pre.parent)
+	}
+	st.haveLastID = false
+	if pre.flags&lfID != 0 {
+		st.lastID, st.haveLastID = id, true
+		st.ids = append(st.ids, id)
+	}
+	return st.message(pre.msg(), top, msg, false)
 }
 
 // finish completes the summary after the last line; path is a dialect hint.
@@ -842,6 +871,14 @@ func (rd *reader) listLine(rec *jsonl.Record) {
 		st.broken = true
 		return
 	}
+	if pre := st.pre; pre != nil && pre.flags&lfMessage != 0 && st.headerDone && rec.Kind == jsonl.Object && !rec.BOM {
+		// A message entry (the header is behind it, so it is not line
+		// 1): what line does of it, from the workers' fact.
+		if !st.preMessage(pre, st.preID, rec.Top, rec.Sub) {
+			st.stopped = true
+		}
+		return
+	}
 	if rec.Line == 1 && rec.Kind == jsonl.Object && !rec.BOM && rec.Newline && len(rec.Raw) > 0 && len(rec.Raw) < maxLine1 {
 		st.li.line1 = append(append(make([]byte, 0, len(rec.Raw)+1), rec.Raw...), '\n')
 	}
@@ -858,22 +895,28 @@ func (rd *reader) listLine(rec *jsonl.Record) {
 // parent, type and message, read by the workers of the parallel pass while
 // the line is in their cache (inspect with list): the serial merge then
 // reads none of these bytes again (with ParallelOptions.InPlace they are
-// in the file's mapped pages, scanned a chunk ago).
+// in the file's mapped pages, scanned a chunk ago). The id's hash is the
+// index's (idHashes.h). 24 bytes: the merge reads one a line.
 type listFact struct {
-	id     uint64 // idHash of the id (0 when the line has none)
-	parent uint64 // idHash of the parent id (lfParent)
+	parent uint64  // idHash of the parent id (lfParent)
+	ts     float64 // a message line's msgFacts.ts
+	mflags uint16  // and its msgFacts.flags (lfMessage)
 	flags  uint8
-	msg    msgFacts // a message line's (lfMessage)
 }
+
+// msg is the message's facts of a message line's fact.
+func (lf *listFact) msg() msgFacts { return msgFacts{ts: lf.ts, flags: lf.mflags} }
 
 const (
 	lfParent  = 1 << iota // the parent id is truthy
 	lfMessage             // the type is the string "message"
-	lfID                  // the line has an id (id is its hash)
+	lfID                  // the line has an id (its hash is the index's)
 )
 
 // msgFacts is what the listing reads of a message line's message: what
-// its value is, its role, what its content is and its timestamp.
+// its value is, its role, what its content is and, for a user or
+// assistant message with content (the only ones whose time it reads), its
+// timestamp.
 type msgFacts struct {
 	ts    float64 // parseNumber of the timestamp (mfTS)
 	flags uint16
@@ -887,7 +930,7 @@ const (
 	mfContent                // the content is present
 	mfContentStr             // it is a string
 	mfContentArr             // it is an array
-	mfNumTS                  // the timestamp starts as a number
+	mfNumTS                  // the timestamp starts as a number (user or assistant with content)
 	mfTS                     // and parseNumber takes it
 )
 
@@ -898,6 +941,20 @@ var (
 // messageFacts reads the message value m of a message line and, when it
 // is an object, its captured members mf (msgKeys).
 func messageFacts(m []byte, mf [][]byte) msgFacts {
+	rk := uint8(roleOther)
+	if len(m) > 0 && m[0] == '{' {
+		switch string(word(mf[mRole])) {
+		case "user":
+			rk = roleUser
+		case "assistant":
+			rk = roleAssistant
+		}
+	}
+	return messageFactsOf(m, mf, rk)
+}
+
+// messageFactsOf is messageFacts given the role's kind (lineKeys.rk).
+func messageFactsOf(m []byte, mf [][]byte, rk uint8) msgFacts {
 	var r msgFacts
 	switch {
 	case len(m) == 0:
@@ -909,20 +966,27 @@ func messageFacts(m []byte, mf [][]byte) msgFacts {
 		return r
 	}
 	r.flags |= mfObject
-	switch string(word(mf[mRole])) {
-	case "user":
+	switch rk {
+	case roleUser:
 		r.flags |= mfUser
-	case "assistant":
+	case roleAssistant:
 		r.flags |= mfAssistant
-	}
-	if c := mf[mContent]; c != nil {
-		r.flags |= mfContent
-		switch c[0] {
-		case '"':
-			r.flags |= mfContentStr
-		case '[':
-			r.flags |= mfContentArr
+	default:
+		if c := mf[mContent]; c != nil {
+			r.flags |= mfContent
 		}
+		return r // the listing reads nothing else of it
+	}
+	c := mf[mContent]
+	if c == nil {
+		return r
+	}
+	r.flags |= mfContent
+	switch c[0] {
+	case '"':
+		r.flags |= mfContentStr
+	case '[':
+		r.flags |= mfContentArr
 	}
 	if ts := mf[mTimestamp]; len(ts) > 0 && (ts[0] == '-' || (ts[0] >= '0' && ts[0] <= '9')) {
 		r.flags |= mfNumTS
@@ -934,40 +998,55 @@ func messageFacts(m []byte, mf [][]byte) msgFacts {
 	return r
 }
 
-// listFactOf is the listing's fact of rec (zero for a line that is not
-// an object), given h, idHash of its id when it has one, and ih, the
-// batch's idHashes hashIDs just took rec into (a parent id equal to the
-// id before has that id's hash).
-func listFactOf(rec *jsonl.Record, h uint64, ih *idHashes) listFact {
-	var lf listFact
+// setListFact sets lf, zero, to the listing's fact of rec (left zero for a
+// line that is not an object), given k, its keys, and ih, the batch's
+// idHashes readKeys just took rec into (a parent id equal to the id before
+// has that id's hash).
+func (ih *idHashes) setListFact(lf *listFact, rec *jsonl.Record, k *lineKeys) {
 	if rec.Kind != jsonl.Object || rec.Top == nil {
-		return lf
+		return
 	}
-	top := rec.Top
-	if top[kID] != nil {
-		lf.id = h
-		lf.flags |= lfID
+	var flags uint8
+	if k.idRaw != nil {
+		flags |= lfID
 	}
-	if p := top[kParentID]; jsonl.Truthy(p) {
-		lf.flags |= lfParent
-		if ih.prevID != nil && bytes.Equal(p, ih.prevID) {
+	if p := k.pRaw; k.pPlain && len(p) > 2 || !k.pPlain && jsonl.Truthy(p) {
+		flags |= lfParent
+		switch {
+		case ih.prevID != nil && bytes.Equal(p, ih.prevID):
 			lf.parent = ih.prevH // the usual chain: the same bytes, the same hash
-		} else {
+		case k.pPlain:
+			lf.parent = tree.HashString(unsafe.String(&p[1], len(p)-2)) // idHash's
+		default:
 			lf.parent = idHash(p)
 		}
 	}
-	if wordIs(top[kType], "message") {
-		lf.flags |= lfMessage
-		lf.msg = messageFacts(top[kMessage], rec.Sub)
+	if k.isMsg {
+		flags |= lfMessage
+		mf := messageFactsOf(rec.Top[kMessage], rec.Sub, k.rk)
+		lf.ts, lf.mflags = mf.ts, mf.flags
 	}
-	return lf
+	lf.flags = flags
 }
 
 // parseNumber is strconv.ParseFloat(string(raw), 64) for a JSON number; an
 // integer of at most 15 digits (a millisecond timestamp), which a float64
-// holds exactly, is converted without it.
+// holds exactly, is converted without it: from 8 digits on, 8 at a time.
 func parseNumber(raw []byte) (float64, error) {
-	if n := len(raw); n > 0 && n <= 15 {
+	n := len(raw)
+	if n >= 8 && n <= 15 {
+		// The last 8 digits, and the n-8 before them moved to the top of
+		// a word whose lower bytes are '0' (little endian: the first
+		// digit is the lowest byte).
+		lo := binary.LittleEndian.Uint64(raw[n-8:])
+		k := uint(n - 8)
+		hi := binary.LittleEndian.Uint64(raw)<<(8*(8-k)) | 0x3030303030303030>>(8*k)
+		if eightDigits(lo) && eightDigits(hi) {
+			return float64(digitsValue(hi)*100000000 + digitsValue(lo)), nil
+		}
+		return strconv.ParseFloat(string(raw), 64)
+	}
+	if n > 0 && n < 8 {
 		var v int64
 		for _, c := range raw {
 			if c < '0' || c > '9' {
@@ -978,4 +1057,19 @@ func parseNumber(raw []byte) (float64, error) {
 		return float64(v), nil
 	}
 	return strconv.ParseFloat(string(raw), 64)
+}
+
+// eightDigits reports whether the 8 bytes of w are ASCII digits: each
+// byte's high nibble is 3 and adding 6 to its low one does not carry.
+func eightDigits(w uint64) bool {
+	const hi, three, six = 0xF0F0F0F0F0F0F0F0, 0x3030303030303030, 0x0606060606060606
+	return w&hi == three && (w+six)&hi == three
+}
+
+// digitsValue is the value of the 8 ASCII digits of w, the first in its
+// lowest byte (pairs, then fours, then the eight).
+func digitsValue(w uint64) uint64 {
+	w -= 0x3030303030303030
+	w = w*10 + w>>8
+	return ((w&0x000000FF000000FF)*(100+1000000<<32) + (w>>16&0x000000FF000000FF)*(1+10000<<32)) >> 32
 }

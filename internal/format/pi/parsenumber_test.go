@@ -3,6 +3,7 @@ package pi
 import (
 	"math/rand"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -19,6 +20,34 @@ func TestParseNumber(t *testing.T) {
 		got, gerr := parseNumber([]byte(s))
 		if got != want || (werr == nil) != (gerr == nil) {
 			t.Fatalf("%s: %v %v, want %v %v", s, got, gerr, want, werr)
+		}
+	}
+}
+
+// TestParseNumberEightAtATime: numbers of 8 to 15 bytes, which parseNumber
+// reads 8 digits at a time, with every digit value at every place and a
+// non-digit (the bytes around '0'-'9' too) at every place.
+func TestParseNumberEightAtATime(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	var nums []string
+	for n := 8; n <= 15; n++ {
+		for i := 0; i < n; i++ {
+			for _, c := range []byte("0123456789/:.eE-+ ") {
+				b := make([]byte, n)
+				for j := range b {
+					b[j] = byte('0' + rng.Intn(10))
+				}
+				b[i] = c
+				nums = append(nums, string(b))
+			}
+		}
+		nums = append(nums, strings.Repeat("9", n), strings.Repeat("0", n), "1"+strings.Repeat("0", n-1))
+	}
+	for _, s := range nums {
+		want, werr := strconv.ParseFloat(s, 64)
+		got, gerr := parseNumber([]byte(s))
+		if (werr == nil) != (gerr == nil) || werr == nil && got != want {
+			t.Fatalf("%q: %v %v, want %v %v", s, got, gerr, want, werr)
 		}
 	}
 }

@@ -146,7 +146,7 @@ var (
 type idHashes struct {
 	h []uint64
 	// msg holds, for each record, what take reads of a plain message
-	// entry (msgDigest), or 0 when take must read the record itself.
+	// entry (digest), or 0 when take must read the record itself.
 	msg []uint32
 	// idAt holds, for each record whose msg is not 0, where its id and
 	// parent id are in ids: a length byte and the bytes of each (the
@@ -192,28 +192,31 @@ func (ih *idHashes) idsOf(i int) (id, parent string) {
 	return id, parent
 }
 
-// keepIDs appends the values of rec's id and parent id (plain strings, as
-// the digest d says; each at most maxKeptID bytes) to ih.ids and returns
-// where they start, or false when one is longer.
-func (ih *idHashes) keepIDs(rec *jsonl.Record, d uint32) (uint32, bool) {
+// keepIDs appends the values of the id and parent id of the line k was
+// read from (plain strings, as the digest d says; each at most maxKeptID
+// bytes) to ih.ids and returns where they start, or false when one is
+// longer.
+func (ih *idHashes) keepIDs(k *lineKeys, d uint32) (uint32, bool) {
 	var id, parent []byte
 	if d&msgID != 0 {
-		raw := rec.Top[capID]
-		id = raw[1 : len(raw)-1]
+		id = k.idRaw[1 : len(k.idRaw)-1]
 	}
 	if d&msgParent != 0 {
-		raw := rec.Top[capParent]
-		parent = raw[1 : len(raw)-1]
+		parent = k.pRaw[1 : len(k.pRaw)-1]
 	}
 	if len(id) > maxKeptID || len(parent) > maxKeptID || len(ih.ids) > math.MaxUint32-2*maxKeptID {
 		return 0, false
 	}
-	at := uint32(len(ih.ids))
-	ih.ids = append(ih.ids, byte(len(id)))
-	ih.ids = append(ih.ids, id...)
-	ih.ids = append(ih.ids, byte(len(parent)))
-	ih.ids = append(ih.ids, parent...)
-	return at, true
+	at := len(ih.ids)
+	n := 2 + len(id) + len(parent)
+	ih.ids = slices.Grow(ih.ids, n)[:at+n]
+	p := ih.ids[at:]
+	p[0] = byte(len(id))
+	copy(p[1:], id)
+	p = p[1+len(id):]
+	p[0] = byte(len(parent))
+	copy(p[1:], parent)
+	return uint32(at), true
 }
 
 // maxKeptID is the longest id keepIDs keeps (a length byte); the digest
@@ -242,22 +245,95 @@ func plainString(raw []byte) bool {
 	return n >= 2 && raw[0] == '"' && raw[n-1] == '"' && noBackslash(raw[1:n-1])
 }
 
-// msgDigest returns the digest of rec, a message object line whose
-// header has been read, or 0 when its id, parent id or role is not a plain
-// string (or absent, or for the parent null or false): take reads those.
-// It gives what take gives such a line: kindOf("message", role), the id or
-// none, and the parent id when it is truthy.
-func (ih *idHashes) msgDigest(rec *jsonl.Record, idPlain bool) uint32 {
+// lineKeys is what the workers read of an object line's type, id, parent
+// id and role (readKeys), each once, for the index's digest (digest), the
+// listing's fact and check's.
+type lineKeys struct {
+	idRaw, pRaw []byte // the raw id and parent id (nil: absent)
+	// role is the value of the message's role when it is a string
+	// (word: nil when absent or not a string).
+	role []byte
+	h    uint64 // the hash of the id, as take reads it (noIDHash: none)
+	// exactMsg: the type is spelled "message"; isMsg: its value is
+	// "message" (spelled so or with escapes).
+	exactMsg, isMsg bool
+	// idPlain, pPlain, rolePlain: the id, parent id, role is a string
+	// without escapes (plainString).
+	idPlain, pPlain, rolePlain bool
+	rk                         uint8 // role's roleUser, ... (roleOther)
+}
+
+// The roles the facts tell apart (lineKeys.rk).
+const (
+	roleOther = iota
+	roleUser
+	roleAssistant
+	roleToolResult
+)
+
+// readKeys reads rec's keys into k (left zero for a line that is not an
+// object) and takes its id as the last one of the batch (lastID).
+func (ih *idHashes) readKeys(rec *jsonl.Record, k *lineKeys) {
+	if rec.Kind != jsonl.Object || rec.Top == nil {
+		return
+	}
+	top := rec.Top
+	if t := top[capType]; string(t) == `"message"` {
+		k.exactMsg, k.isMsg = true, true
+	} else if len(t) > len(`"message"`) {
+		k.isMsg = string(word(t)) == "message"
+	}
+	k.h = noIDHash
+	if raw := top[capID]; raw != nil {
+		k.idRaw = raw
+		if k.idPlain = plainString(raw); k.idPlain && len(raw) > 2 {
+			k.h = tree.HashString(unsafe.String(&raw[1], len(raw)-2)) // rawKeyView's
+		} else {
+			k.h = tree.HashString(rawKeyView(raw))
+		}
+		ih.prevID, ih.prevH, ih.lastID, ih.lastH = ih.lastID, ih.lastH, raw, k.h
+	}
+	if raw := top[capParent]; raw != nil {
+		k.pRaw, k.pPlain = raw, plainString(raw)
+	}
+	if len(rec.Sub) > 0 {
+		if raw := rec.Sub[0]; raw != nil {
+			if k.rolePlain = plainString(raw); k.rolePlain {
+				k.role = raw[1 : len(raw)-1]
+			} else {
+				k.role = word(raw)
+			}
+			switch string(k.role) {
+			case "user":
+				k.rk = roleUser
+			case "assistant":
+				k.rk = roleAssistant
+			case "toolResult":
+				k.rk = roleToolResult
+			}
+		}
+	}
+}
+
+// digest returns the digest of rec, whose keys are k, when it is a message
+// object line spelled plainly (its type, id, parent id and role plain
+// strings or absent, the parent id null or false too), else 0: take reads
+// those. It gives what take gives such a line: kindOf("message", role),
+// the id or none, and the parent id when it is truthy.
+func (ih *idHashes) digest(rec *jsonl.Record, k *lineKeys) uint32 {
+	if !k.exactMsg || rec.BOM || !rec.Newline || rec.Value != nil {
+		return 0
+	}
 	d := uint32(msgFast)
-	if raw := rec.Top[capID]; raw != nil {
-		if !idPlain {
+	if k.idRaw != nil {
+		if !k.idPlain {
 			return 0
 		}
 		d |= msgID
 	}
-	if raw := rec.Top[capParent]; raw != nil {
+	if raw := k.pRaw; raw != nil {
 		switch {
-		case plainString(raw):
+		case k.pPlain:
 			if len(raw) > 2 {
 				d |= msgParent
 			}
@@ -266,15 +342,10 @@ func (ih *idHashes) msgDigest(rec *jsonl.Record, idPlain bool) uint32 {
 			return 0
 		}
 	}
-	var role []byte
-	if len(rec.Sub) > 0 {
-		if raw := rec.Sub[0]; raw != nil {
-			if !plainString(raw) {
-				return 0
-			}
-			role = raw[1 : len(raw)-1]
-		}
+	if k.role != nil && !k.rolePlain {
+		return 0
 	}
+	role := k.role
 	c := &ih.roles[len(role)&3]
 	if !c.ok || c.role != string(role) {
 		*c = roleKind{string(role), kindOf("message", string(role)), true}
@@ -291,7 +362,8 @@ const touchAhead = 16
 
 // hashIDs is the index pass's ParallelOptions.Inspect: it appends the hash
 // of rec's id, as take reads it in capture mode, to b's idHashes (0 for a
-// record that is not an object: take adds no entry with a hash for it).
+// record that is not an object: take adds no entry with a hash for it),
+// with its digest.
 func hashIDs(rec *jsonl.Record, b *jsonl.Batch) {
 	ih, _ := b.Aux.(*idHashes)
 	if ih == nil {
@@ -304,38 +376,30 @@ func hashIDs(rec *jsonl.Record, b *jsonl.Batch) {
 			ih.facts.reset() // left by a pass that failed (batchDone takes it)
 		}
 	}
-	var h uint64
-	var d uint32
+	var k lineKeys
+	ih.readKeys(rec, &k)
+	ih.add(rec, &k)
+}
+
+// add appends the hash, digest and kept ids of rec, whose keys are k, and
+// returns the digest.
+func (ih *idHashes) add(rec *jsonl.Record, k *lineKeys) uint32 {
+	d := ih.digest(rec, k)
 	var at uint32
-	if rec.Kind == jsonl.Object && rec.Top != nil {
-		idPlain := false // the id is a string without escapes (plainString)
-		if raw := rec.Top[capID]; raw != nil {
-			if idPlain = plainString(raw); idPlain && len(raw) > 2 {
-				h = tree.HashString(unsafe.String(&raw[1], len(raw)-2)) // rawKeyView's
-			} else {
-				h = tree.HashString(rawKeyView(raw))
-			}
-			ih.prevID, ih.prevH, ih.lastID, ih.lastH = ih.lastID, ih.lastH, raw, h
-		} else {
-			h = noIDHash
-		}
-		if !rec.BOM && rec.Newline && rec.Value == nil && bytes.Equal(rec.Top[capType], typeMessage) {
-			d = ih.msgDigest(rec, idPlain)
-		}
-		if d != 0 {
-			var ok bool
-			if at, ok = ih.keepIDs(rec, d); !ok {
-				d = 0
-			}
+	if d != 0 {
+		var ok bool
+		if at, ok = ih.keepIDs(k, d); !ok {
+			d = 0
 		}
 	}
-	ih.h = append(ih.h, h)
+	ih.h = append(ih.h, k.h)
 	ih.msg = append(ih.msg, d)
 	ih.idAt = append(ih.idAt, at)
+	return d
 }
 
 // takeMessage is take for a message line after the header, given its
-// digest (msgDigest), its id and parent id (as idHashes.idsOf gives them)
+// digest (idHashes.digest), its id and parent id (as idHashes.idsOf gives them)
 // and, when rd.idHashOK, its id's hash. It reads none of rec's bytes.
 func (rd *reader) takeMessage(rec *jsonl.Record, d uint32, id, parent string) {
 	size := rec.Offset + rec.Len()
@@ -416,17 +480,20 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 	err := jsonl.ReadParallel(r, po, func(b *jsonl.Batch) error {
 		var hs []uint64   // the workers' hashes of the ids (hashIDs)
 		var ds []uint32   // and their message digests
-		var lf []listFact // and the listing's facts (inspect with list)
+		var lf []listFact // and the listing's facts (inspect with list; their ids' hashes are hs)
 		rd.idHashOK = false
 		ih, _ := b.Aux.(*idHashes)
 		if ih != nil {
 			if len(ih.h) == len(b.Records) && len(ih.msg) == len(b.Records) && len(ih.idAt) == len(b.Records) {
 				hs, ds = ih.h, ih.msg
 			}
-			if len(ih.lf) == len(b.Records) {
+			if len(ih.lf) == len(b.Records) && hs != nil {
 				lf = ih.lf
 			}
 			defer ih.reset() // the batch is reused
+		}
+		if facts != nil {
+			facts.begin(b)
 		}
 		for i := range b.Records {
 			rec := &b.Records[i]
@@ -462,7 +529,7 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 			}
 			if rd.list != nil {
 				if lf != nil {
-					rd.list.pre = &lf[i]
+					rd.list.pre, rd.list.preID = &lf[i], hs[i]
 				}
 				rd.listLine(rec)
 				rd.list.pre = nil
@@ -474,7 +541,7 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 			} else {
 				rd.take(rec)
 			}
-			if facts != nil {
+			if facts != nil && facts.pending(i, rec) {
 				facts.take(b, i, before, rd.f)
 			}
 		}

@@ -12,7 +12,7 @@ import (
 // Message lines whose id, parent id or role take reads in every way it
 // can (plain strings, escapes, empty strings, null, false, numbers,
 // objects, absent members, a message that is not an object) are indexed
-// the same by the parallel pass's digest (msgDigest, takeMessage) and by
+// the same by the parallel pass's digest (idHashes.digest, takeMessage) and by
 // take on the serial pass.
 func TestMessageDigestSameAsTake(t *testing.T) {
 	ids := []string{`"a1"`, `"a\u0031"`, `""`, `null`, `7`, `{"x":1}`, ``}
