@@ -249,8 +249,16 @@ func FuzzIndex(f *testing.F) {
 		}
 
 		// Path terminates, has no repeated node, ends at i, follows parents.
+		// PathInto gives the same, in a reused buffer (too short at first,
+		// holding the previous path after).
+		var buf []int
 		for i := range nodes {
 			p, cyc := x.Path(i)
+			pi, cyci := x.PathInto(buf, i)
+			if !slices.Equal(pi, p) || cyci != cyc {
+				t.Fatalf("PathInto(%d) = %v, %v; Path %v, %v", i, pi, cyci, p, cyc)
+			}
+			buf = pi
 			if len(p) == 0 || p[len(p)-1] != i || len(p) > n {
 				t.Fatalf("Path(%d) = %v", i, p)
 			}

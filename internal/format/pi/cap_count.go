@@ -65,9 +65,10 @@ func (f *File) countPi(leaf int) (n int, ok bool, err error) {
 			lr.close()
 		}
 	}()
+	kt := kindTable()
 	compaction := -1
 	for k := len(path) - 1; k >= 0; k-- {
-		if f.Entries[path[k]].Type() == "compaction" {
+		if kindClass(kt, &f.Entries[path[k]])&kcCompaction != 0 {
 			compaction = k
 			break
 		}
@@ -95,7 +96,7 @@ func (f *File) countPi(leaf int) (n int, ok bool, err error) {
 	var nullEdit map[string]bool
 	if v152 {
 		for _, i := range sel {
-			if f.Entries[i].Type() != "context_edit" {
+			if kindClass(kt, &f.Entries[i])&kcContextEdit == 0 {
 				continue
 			}
 			pe, err := entry(i)
@@ -114,12 +115,12 @@ func (f *File) countPi(leaf int) (n int, ok bool, err error) {
 	}
 	for k, i := range sel {
 		m := 0
-		switch typ := f.Entries[i].Type(); {
+		switch c := kindClass(kt, &f.Entries[i]); {
 		case compaction >= 0 && k == 0:
 			m = compMsgs
-		case typ == "message", typ == "custom_message":
+		case c&(kcMessage|kcCustomMessage) != 0:
 			m = 1
-		case typ == "branch_summary":
+		case c&kcBranchSummary != 0:
 			pe, err := entry(i)
 			if err != nil {
 				return n, true, err
@@ -128,7 +129,7 @@ func (f *File) countPi(leaf int) (n int, ok bool, err error) {
 				m = 1
 			}
 		}
-		if m > 0 && nullEdit[f.Index.ID(i)] {
+		if m > 0 && nullEdit != nil && nullEdit[f.Index.ID(i)] {
 			m = 0
 		}
 		n += m

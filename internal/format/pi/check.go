@@ -74,7 +74,7 @@ func (f *File) pathProblems() []problem.Problem {
 	if leaf == tree.None {
 		return nil
 	}
-	path, _ := f.Index.Path(leaf)
+	path, _ := f.activePath(leaf)
 	var ps []problem.Problem
 	// Sized for every call the pass stored (the path holds at most those,
 	// and about as many results): no growing and rehashing as they come.
@@ -85,22 +85,22 @@ func (f *File) pathProblems() []problem.Problem {
 	sc := getPathScratch(n, f.Index.Len())
 	defer putPathScratch(sc)
 	ids := &sc.ids
-	// posOf[i] is entry i's position on the path plus one (0: not on it).
-	posOf := sc.posOf
-	for k, i := range path {
-		posOf[i] = int32(k + 1)
-	}
 	// Only message and compaction lines are read, one at a time.
 	need := sc.need
+	kt := kindTable()
 	for _, i := range path {
-		if t := f.Entries[i].Type(); t == "message" || t == "compaction" {
+		if kindClass(kt, &f.Entries[i])&(kcMessage|kcCompaction) != 0 {
 			need = append(need, i)
 		}
 	}
 	sc.need = need
+	// last holds the records of the calls of the last assistant message
+	// met: a result usually answers one of them, found without hashing
+	// its id (a record's id is unique among the records, so a match is
+	// the record find would return).
+	last := sc.last[:0]
 	err := f.eachPathFact(need, func(i int, lf *lineFact) error {
 		e := &f.Entries[i]
-		k := int(posOf[i]) - 1
 		switch e.Type() {
 		case "message":
 			if lf.listing != "" && f.Dialect == DialectPi {
@@ -109,6 +109,7 @@ func (f *File) pathProblems() []problem.Problem {
 			}
 			switch e.Role() {
 			case "assistant":
+				last = last[:0]
 				for _, tc := range lf.calls {
 					k := ids.find(tc.id)
 					c := &ids.recs[k]
@@ -117,10 +118,20 @@ func (f *File) pathProblems() []problem.Problem {
 						sc.order = append(sc.order, int32(k))
 					}
 					c.line, c.name, c.dropped = int(f.Line(i)), tc.name, lf.dropped
+					last = append(last, int32(k))
 				}
 			case "toolResult":
 				id := lf.resultID
-				k := ids.find(id)
+				k := -1
+				for _, r := range last {
+					if ids.recs[r].id == id {
+						k = int(r)
+						break
+					}
+				}
+				if k < 0 {
+					k = ids.find(id)
+				}
 				if c := &ids.recs[k]; !c.call {
 					ps = append(ps, problem.Problem{Code: CodeToolResultNoCall, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
 						Message: fmt.Sprintf("tool result for call %s has no tool call before it on the active path", id),
@@ -136,6 +147,8 @@ func (f *File) pathProblems() []problem.Problem {
 			if f.Legacy != nil && f.Legacy.Summary.CompactionsUnmapped+f.Legacy.Summary.CompactionsDangling+f.Legacy.Summary.IndexKept > 0 {
 				break // the migration left it so: the version notice says it
 			}
+			posOf := sc.posOfPath(path)
+			k := int(posOf[i]) - 1
 			pos, on := -1, false
 			if j, ok := f.Index.Lookup(id); ok && posOf[j] > 0 {
 				pos, on = int(posOf[j])-1, true
@@ -151,6 +164,7 @@ func (f *File) pathProblems() []problem.Problem {
 		}
 		return nil
 	})
+	sc.last = last
 	if err != nil {
 		ps = append(ps, problem.Problem{Code: "read-error", Severity: problem.Error, Message: err.Error()})
 	}
@@ -200,6 +214,9 @@ func (t *idTable) reset(n int) {
 	}
 	clear(t.recs) // they point into a file's facts
 	t.recs = t.recs[:0]
+	if cap(t.recs) < n {
+		t.recs = make([]pathID, 0, n)
+	}
 	if cap(t.slots) < size {
 		t.slots = make([]int32, size)
 		return
@@ -246,17 +263,38 @@ type pathScratch struct {
 	ids   idTable
 	order []int32 // the recs of ids in the order of their first call
 	posOf []int32 // all zero when pooled
-	need  []int
+	// posSet: posOf holds the path (cleared when pooled).
+	posSet  bool
+	entries int // the file's, for posOf
+	need    []int
+	last    []int32 // the recs of the last assistant message's calls
 }
 
 var pathScratches = make(chan *pathScratch, 8)
+
+// posOfPath returns posOf for path, filled when first asked (by a
+// compaction: most paths have none): posOf[i] is entry i's position on the
+// path plus one, 0 when it is not on it.
+func (sc *pathScratch) posOfPath(path []int) []int32 {
+	if !sc.posSet {
+		sc.posSet = true
+		if cap(sc.posOf) < sc.entries {
+			sc.posOf = make([]int32, sc.entries)
+		}
+		sc.posOf = sc.posOf[:sc.entries]
+		for k, j := range path {
+			sc.posOf[j] = int32(k + 1)
+		}
+	}
+	return sc.posOf
+}
 
 // maxPooledPath bounds what a pooled scratch holds (ids, entries): one
 // grown by a huge file is left to the collector.
 const maxPooledPath = 1 << 16
 
 // getPathScratch returns an empty scratch sized for about calls tool
-// calls, with posOf of entries zeros.
+// calls, for a file of entries entries (posOfPath sizes posOf by it).
 func getPathScratch(calls, entries int) *pathScratch {
 	var sc *pathScratch
 	select {
@@ -265,10 +303,7 @@ func getPathScratch(calls, entries int) *pathScratch {
 		sc = &pathScratch{}
 	}
 	sc.ids.reset(calls)
-	if cap(sc.posOf) < entries {
-		sc.posOf = make([]int32, entries)
-	}
-	sc.posOf = sc.posOf[:entries]
+	sc.entries = entries
 	return sc
 }
 
@@ -276,9 +311,12 @@ func putPathScratch(sc *pathScratch) {
 	if cap(sc.ids.slots) > 4*maxPooledPath || cap(sc.posOf) > 16*maxPooledPath {
 		return
 	}
-	clear(sc.posOf)
+	if sc.posSet {
+		clear(sc.posOf)
+		sc.posSet = false
+	}
 	clear(sc.ids.recs)
-	sc.ids.recs, sc.order, sc.need = sc.ids.recs[:0], sc.order[:0], sc.need[:0]
+	sc.ids.recs, sc.order, sc.need, sc.last = sc.ids.recs[:0], sc.order[:0], sc.need[:0], sc.last[:0]
 	select {
 	case pathScratches <- sc:
 	default:

@@ -153,7 +153,7 @@ func (f *File) prepare(leaf int) (*Context, []int, error) {
 	if leaf == tree.None {
 		return ctx, nil, nil
 	}
-	path, cycle := f.Index.Path(leaf)
+	path, cycle := f.activePath(leaf)
 	ctx.Path, ctx.Cycle = path, cycle
 	if cycle {
 		if f.Dialect == DialectOmp {
