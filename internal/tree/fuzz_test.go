@@ -203,6 +203,13 @@ func FuzzIndex(f *testing.F) {
 				t.Fatalf("%s = %v, want %v", name, got, want)
 			}
 		}
+		for i := range nodes {
+			for j := range nodes {
+				if x.SameID(i, j) != (nodes[i].ID == nodes[j].ID) {
+					t.Fatalf("SameID(%d, %d) = %v for ids %q, %q", i, j, x.SameID(i, j), nodes[i].ID, nodes[j].ID)
+				}
+			}
+		}
 		if _, ok := x.Lookup("z"); ok {
 			t.Fatalf("Lookup(z) found an id no node has")
 		}

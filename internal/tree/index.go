@@ -380,6 +380,10 @@ func (x *Index) Len() int { return len(x.ids) }
 // index's memory (it stays valid and unchanged for as long as it is used).
 func (x *Index) ID(i int) string { return x.ar.str(x.ids[i]) }
 
+// SameID reports whether nodes i and j have the same id, as
+// ID(i) == ID(j) but without reading the ids: equal ids share one copy.
+func (x *Index) SameID(i, j int) bool { return x.ids[i] == x.ids[j] }
+
 // ParentID returns the parent id of node i as stored ("" when it has none).
 func (x *Index) ParentID(i int) string {
 	if !x.HasParent(i) {

@@ -100,15 +100,15 @@ func (f *File) pathProblems() []problem.Problem {
 	// the record find would return).
 	last := sc.last[:0]
 	err := f.eachPathFact(need, func(i int, lf *lineFact) error {
-		e := &f.Entries[i]
-		switch e.Type() {
-		case "message":
+		c := kindClass(kt, &f.Entries[i])
+		switch {
+		case c&kcMessage != 0:
 			if lf.listing != "" && f.Dialect == DialectPi {
 				ps = append(ps, problem.Problem{Code: CodeListingFails, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
 					Message: lf.listing + ": pi 1.5.2's session list fails on the file, so the session is missing from /resume"})
 			}
-			switch e.Role() {
-			case "assistant":
+			switch {
+			case c&kcAssistant != 0:
 				last = last[:0]
 				for _, tc := range lf.calls {
 					k := ids.find(tc.id)
@@ -120,7 +120,7 @@ func (f *File) pathProblems() []problem.Problem {
 					c.line, c.name, c.dropped = int(f.Line(i)), tc.name, lf.dropped
 					last = append(last, int32(k))
 				}
-			case "toolResult":
+			case c&kcToolResult != 0:
 				id := lf.resultID
 				k := -1
 				for _, r := range last {
@@ -139,7 +139,7 @@ func (f *File) pathProblems() []problem.Problem {
 				}
 				ids.recs[k].result = true
 			}
-		case "compaction":
+		case c&kcCompaction != 0:
 			ok, id, isStr := lf.fkOK, lf.fkID, lf.fkStr
 			if ok && isStr && id == f.Index.ID(i) && f.Dialect == DialectPi {
 				break // its own id: pi 1.5.2's way of saying "keep nothing"
@@ -198,7 +198,10 @@ type pathID struct {
 // one sized by an earlier, bigger file); this one is sized per file over
 // reused memory.
 type idTable struct {
-	slots []int32
+	// slots hold the upper half of the id's hash << 32 | index+1 into recs:
+	// a probe reads a record (a load from memory a large file's table
+	// does not keep in cache) only when the hashes match.
+	slots []uint64
 	recs  []pathID
 }
 
@@ -218,7 +221,7 @@ func (t *idTable) reset(n int) {
 		t.recs = make([]pathID, 0, n)
 	}
 	if cap(t.slots) < size {
-		t.slots = make([]int32, size)
+		t.slots = make([]uint64, size)
 		return
 	}
 	t.slots = t.slots[:size]
@@ -232,28 +235,32 @@ func (t *idTable) find(id string) int {
 	}
 	h := maphash.String(idSeed, id)
 	mask := uint64(len(t.slots) - 1)
+	tag := h &^ (1<<32 - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := t.slots[i]
 		if s == 0 {
 			t.recs = append(t.recs, pathID{hash: h, id: id})
-			t.slots[i] = int32(len(t.recs))
+			t.slots[i] = tag | uint64(len(t.recs))
 			return len(t.recs) - 1
 		}
-		if r := &t.recs[s-1]; r.hash == h && r.id == id {
-			return int(s - 1)
+		if s&^(1<<32-1) == tag {
+			if k := int(uint32(s)) - 1; t.recs[k].id == id {
+				return k
+			}
 		}
 	}
 }
 
 func (t *idTable) grow() {
-	t.slots = make([]int32, 2*max(len(t.slots), 8))
+	t.slots = make([]uint64, 2*max(len(t.slots), 8))
 	mask := uint64(len(t.slots) - 1)
 	for k := range t.recs {
-		i := t.recs[k].hash & mask
+		h := t.recs[k].hash
+		i := h & mask
 		for t.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		t.slots[i] = int32(k + 1)
+		t.slots[i] = h&^(1<<32-1) | uint64(k+1)
 	}
 }
 
@@ -308,7 +315,7 @@ func getPathScratch(calls, entries int) *pathScratch {
 }
 
 func putPathScratch(sc *pathScratch) {
-	if cap(sc.ids.slots) > 4*maxPooledPath || cap(sc.posOf) > 16*maxPooledPath {
+	if cap(sc.ids.slots) > 2*maxPooledPath || cap(sc.posOf) > 16*maxPooledPath {
 		return
 	}
 	if sc.posSet {

@@ -146,14 +146,21 @@ const (
 	kcBranchSummary             // type "branch_summary"
 	kcContextEdit               // type "context_edit"
 	kcSystem                    // a message of role "system"
+	kcAssistant                 // a message of role "assistant"
+	kcToolResult                // a message of role "toolResult"
 )
 
 // classOf is the class of the (type, role) pair.
 func classOf(typ, role string) uint8 {
 	switch typ {
 	case "message":
-		if role == "system" {
+		switch role {
+		case "system":
 			return kcMessage | kcSystem
+		case "assistant":
+			return kcMessage | kcAssistant
+		case "toolResult":
+			return kcMessage | kcToolResult
 		}
 		return kcMessage
 	case "compaction":
