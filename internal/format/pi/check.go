@@ -87,6 +87,9 @@ func (f *File) pathProblems() []problem.Problem {
 	ids := &sc.ids
 	// Only message and compaction lines are read, one at a time.
 	need := sc.need
+	if cap(need) < len(path) {
+		need = make([]int, 0, len(path)) // not grown by appends: most of a path is read
+	}
 	kt := kindTable()
 	for _, i := range path {
 		if kindClass(kt, &f.Entries[i])&(kcMessage|kcCompaction) != 0 {
@@ -315,7 +318,7 @@ func getPathScratch(calls, entries int) *pathScratch {
 }
 
 func putPathScratch(sc *pathScratch) {
-	if cap(sc.ids.slots) > 2*maxPooledPath || cap(sc.posOf) > 16*maxPooledPath {
+	if cap(sc.ids.slots) > 2*maxPooledPath || cap(sc.posOf) > 16*maxPooledPath || cap(sc.need) > 16*maxPooledPath {
 		return
 	}
 	if sc.posSet {
