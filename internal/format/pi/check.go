@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/sessctl/sessctl/internal/blob"
@@ -84,7 +85,6 @@ func (f *File) pathProblems() []problem.Problem {
 	}
 	sc := getPathScratch(n, f.Index.Len())
 	defer putPathScratch(sc)
-	ids := &sc.ids
 	// Only message and compaction lines are read, one at a time.
 	need := sc.need
 	if cap(need) < len(path) {
@@ -97,11 +97,7 @@ func (f *File) pathProblems() []problem.Problem {
 		}
 	}
 	sc.need = need
-	// last holds the records of the calls of the last assistant message
-	// met: a result usually answers one of them, found without hashing
-	// its id (a record's id is unique among the records, so a match is
-	// the record find would return).
-	last := sc.last[:0]
+	cp := &sc.calls
 	err := f.eachPathFact(need, func(i int, lf *lineFact) error {
 		c := kindClass(kt, &f.Entries[i])
 		switch {
@@ -112,35 +108,19 @@ func (f *File) pathProblems() []problem.Problem {
 			}
 			switch {
 			case c&kcAssistant != 0:
-				last = last[:0]
-				for _, tc := range lf.calls {
-					k := ids.find(tc.id)
-					c := &ids.recs[k]
-					if !c.call {
-						c.call = true
-						sc.order = append(sc.order, int32(k))
+				cp.message()
+				if len(lf.calls) > 0 {
+					line := int(f.Line(i))
+					for _, tc := range lf.calls {
+						cp.call(tc.id, tc.name, line, lf.dropped)
 					}
-					c.line, c.name, c.dropped = int(f.Line(i)), tc.name, lf.dropped
-					last = append(last, int32(k))
 				}
 			case c&kcToolResult != 0:
-				id := lf.resultID
-				k := -1
-				for _, r := range last {
-					if ids.recs[r].id == id {
-						k = int(r)
-						break
-					}
-				}
-				if k < 0 {
-					k = ids.find(id)
-				}
-				if c := &ids.recs[k]; !c.call {
+				if id := lf.resultID; !cp.result(id) {
 					ps = append(ps, problem.Problem{Code: CodeToolResultNoCall, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
 						Message: fmt.Sprintf("tool result for call %s has no tool call before it on the active path", id),
 						Fix:     "providers reject an unpaired result; fork the session before it (sessctl fork --at)"})
 				}
-				ids.recs[k].result = true
 			}
 		case c&kcCompaction != 0:
 			ok, id, isStr := lf.fkOK, lf.fkID, lf.fkStr
@@ -167,18 +147,183 @@ func (f *File) pathProblems() []problem.Problem {
 		}
 		return nil
 	})
-	sc.last = last
 	if err != nil {
 		ps = append(ps, problem.Problem{Code: "read-error", Severity: problem.Error, Message: err.Error()})
 	}
-	for _, k := range sc.order {
-		if c := &ids.recs[k]; !c.result && !c.dropped {
-			ps = append(ps, problem.Problem{Code: CodeToolCallNoResult, Severity: problem.Warning, Line: c.line, ID: c.id,
-				Message: fmt.Sprintf("tool call %s (%s) has no result on the active path", c.id, c.name),
-				Fix:     "sessctl repair --close-tool-calls appends an error result for it"})
+	cp.unanswered(func(c *pathID) {
+		ps = append(ps, problem.Problem{Code: CodeToolCallNoResult, Severity: problem.Warning, Line: c.line, ID: c.id,
+			Message: fmt.Sprintf("tool call %s (%s) has no result on the active path", c.id, c.name),
+			Fix:     "sessctl repair --close-tool-calls appends an error result for it"})
+	})
+	return ps
+}
+
+// callPairs pairs the tool calls and results of a path, met in path
+// order, as the rules say: by id, a call's record keeping its last call's
+// line, name and dropped, a result answering every call of its id, before
+// it or after. Most results answer a call of the assistant message just
+// before them (last), so the calls are first only listed (occ, one per
+// call, with result set when a result answers it): no id is hashed, and a
+// large file's table of ids, whose every probe missed the cache, is not
+// made. The first result that answers none of last's calls, or more than
+// maxUnanswered unanswered ids at the end, turns the list into the table
+// of records by id (hash) and the rest goes by id.
+type callPairs struct {
+	occ    []pathID
+	last   []int32 // occ (hashed: ids.recs) indexes of the last assistant message's calls
+	hashed bool
+	ids    idTable
+	order  []int32 // the recs of ids in the order of their first call (hashed)
+	hint   int     // the calls expected, to size ids
+}
+
+// maxUnanswered is how many distinct unanswered ids unanswered settles
+// from the list (a scan of it per id) before it hashes them all.
+const maxUnanswered = 8
+
+// reset empties p for a file of about calls tool calls.
+func (p *callPairs) reset(calls int) {
+	clear(p.occ) // they point into a file's facts
+	clear(p.ids.recs)
+	p.occ, p.last, p.order, p.ids.recs, p.hashed, p.hint = p.occ[:0], p.last[:0], p.order[:0], p.ids.recs[:0], false, calls
+	if cap(p.occ) < calls {
+		p.occ = make([]pathID, 0, calls)
+	}
+}
+
+// message starts an assistant message: its calls become last.
+func (p *callPairs) message() { p.last = p.last[:0] }
+
+// call records a tool call of the current assistant message.
+func (p *callPairs) call(id, name string, line int, dropped bool) {
+	if !p.hashed {
+		p.occ = append(p.occ, pathID{id: id, line: line, name: name, dropped: dropped, call: true})
+		p.last = append(p.last, int32(len(p.occ)-1))
+		return
+	}
+	k := p.ids.find(id)
+	c := &p.ids.recs[k]
+	if !c.call {
+		c.call = true
+		p.order = append(p.order, int32(k))
+	}
+	c.line, c.name, c.dropped = line, name, dropped
+	p.last = append(p.last, int32(k))
+}
+
+// result records a tool result for id and reports whether a call of that
+// id came before it.
+func (p *callPairs) result(id string) bool {
+	if !p.hashed {
+		for _, r := range p.last {
+			if o := &p.occ[r]; o.id == id {
+				o.result = true
+				return true
+			}
+		}
+		p.hash()
+	}
+	// A record's id is unique among the records: a match in last is the
+	// record find returns.
+	for _, r := range p.last {
+		if c := &p.ids.recs[r]; c.id == id {
+			c.result = true
+			return c.call
 		}
 	}
-	return ps
+	c := &p.ids.recs[p.ids.find(id)]
+	c.result = true
+	return c.call
+}
+
+// hash turns the list of calls into records by id, as if each had been
+// recorded by id when met: in the order of their first call, with the
+// last call's line, name and dropped, answered when any call was.
+func (p *callPairs) hash() {
+	p.hashed = true
+	p.ids.reset(max(p.hint, len(p.occ)))
+	for k := range p.occ {
+		o := &p.occ[k]
+		r := p.ids.find(o.id)
+		c := &p.ids.recs[r]
+		if !c.call {
+			c.call = true
+			p.order = append(p.order, int32(r))
+		}
+		c.line, c.name, c.dropped = o.line, o.name, o.dropped
+		if o.result {
+			c.result = true
+		}
+	}
+	p.last = p.last[:0] // an index of occ: empty, it only saves lookups
+}
+
+// unanswered calls fn with the record of each id whose calls no result
+// answered and whose last call was not dropped, in the order of their
+// first call.
+func (p *callPairs) unanswered(fn func(c *pathID)) {
+	if !p.hashed {
+		// Only an id with an unanswered call can be unanswered: settle
+		// those few from the list.
+		var u [maxUnanswered]pathID // the record of each (first: its first call)
+		var first [maxUnanswered]int
+		n := 0
+	scan:
+		for k := range p.occ {
+			o := &p.occ[k]
+			if o.result {
+				continue
+			}
+			for j := range n {
+				if u[j].id == o.id {
+					continue scan
+				}
+			}
+			if n == maxUnanswered {
+				p.hash()
+				p.unanswered(fn)
+				return
+			}
+			u[n].id = o.id
+			n++
+		}
+		if n == 0 {
+			return
+		}
+		for j := range n {
+			first[j] = -1
+		}
+		for k := range p.occ {
+			o := &p.occ[k]
+			for j := range n {
+				if u[j].id == o.id {
+					if first[j] < 0 {
+						first[j] = k
+					}
+					u[j].line, u[j].name, u[j].dropped = o.line, o.name, o.dropped
+					u[j].result = u[j].result || o.result
+					break
+				}
+			}
+		}
+		// in the order of their first call
+		idx := make([]int, n)
+		for j := range idx {
+			idx[j] = j
+		}
+		sort.Slice(idx, func(a, b int) bool { return first[idx[a]] < first[idx[b]] })
+		for _, j := range idx {
+			if c := &u[j]; !c.result && !c.dropped {
+				fn(c)
+			}
+		}
+		return
+	}
+	for _, k := range p.order {
+		if c := &p.ids.recs[k]; !c.result && !c.dropped {
+			fn(c)
+		}
+	}
 }
 
 // pathID is a tool call id pathProblems met on the path: in a call
@@ -270,14 +415,12 @@ func (t *idTable) grow() {
 // pathScratch is pathProblems' working memory, kept between files
 // (pathScratches): a listing checks thousands of files.
 type pathScratch struct {
-	ids   idTable
-	order []int32 // the recs of ids in the order of their first call
+	calls callPairs
 	posOf []int32 // all zero when pooled
 	// posSet: posOf holds the path (cleared when pooled).
 	posSet  bool
 	entries int // the file's, for posOf
 	need    []int
-	last    []int32 // the recs of the last assistant message's calls
 }
 
 var pathScratches = make(chan *pathScratch, 8)
@@ -312,21 +455,21 @@ func getPathScratch(calls, entries int) *pathScratch {
 	default:
 		sc = &pathScratch{}
 	}
-	sc.ids.reset(calls)
+	sc.calls.reset(calls)
 	sc.entries = entries
 	return sc
 }
 
 func putPathScratch(sc *pathScratch) {
-	if cap(sc.ids.slots) > 2*maxPooledPath || cap(sc.posOf) > 16*maxPooledPath || cap(sc.need) > 16*maxPooledPath {
+	if cap(sc.calls.ids.slots) > 2*maxPooledPath || cap(sc.calls.occ) > 4*maxPooledPath || cap(sc.posOf) > 16*maxPooledPath || cap(sc.need) > 16*maxPooledPath {
 		return
 	}
 	if sc.posSet {
 		clear(sc.posOf)
 		sc.posSet = false
 	}
-	clear(sc.ids.recs)
-	sc.ids.recs, sc.order, sc.need, sc.last = sc.ids.recs[:0], sc.order[:0], sc.need[:0], sc.last[:0]
+	sc.calls.reset(0)
+	sc.need = sc.need[:0]
 	select {
 	case pathScratches <- sc:
 	default:

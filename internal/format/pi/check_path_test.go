@@ -20,10 +20,18 @@ import (
 // firstKeptEntryId is on the path, off it, later, its own id or not a
 // string, branches, parents that come later in the file, and messages
 // pi's listing fails on.
-func randomPathSession(t *testing.T, r *rand.Rand, n int) string {
+//
+// tidy sessions are as agents write them: results mostly answer a call of
+// the assistant message before them, ids repeat seldom (40 of them).
+func randomPathSession(t *testing.T, r *rand.Rand, n int, tidy bool) string {
 	var b strings.Builder
 	b.WriteString(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x"}` + "\n")
-	call := func() string { return fmt.Sprintf("c%d", r.Intn(6)) }
+	pool := 6
+	if tidy {
+		pool = 40
+	}
+	var pending []string // the calls of the last assistant message
+	call := func() string { return fmt.Sprintf("c%d", r.Intn(pool)) }
 	for k := range n {
 		id := fmt.Sprintf("e%d", k)
 		parent := `null`
@@ -44,8 +52,11 @@ func randomPathSession(t *testing.T, r *rand.Rand, n int) string {
 			fmt.Fprintf(&b, `%s"type":"message","message":{"role":"user","content":"hi %d"}}`, head, k)
 		case x < 6:
 			var calls []string
+			pending = pending[:0]
 			for range r.Intn(4) {
-				calls = append(calls, fmt.Sprintf(`{"type":"toolCall","id":"%s","name":"t%d","arguments":{}}`, call(), r.Intn(3)))
+				id := call()
+				pending = append(pending, id)
+				calls = append(calls, fmt.Sprintf(`{"type":"toolCall","id":"%s","name":"t%d","arguments":{}}`, id, r.Intn(3)))
 			}
 			stop := "toolUse"
 			if r.Intn(6) == 0 {
@@ -55,6 +66,9 @@ func randomPathSession(t *testing.T, r *rand.Rand, n int) string {
 				head, strings.Repeat(",", min(1, len(calls)))+strings.Join(calls, ","), stop)
 		case x < 10:
 			cid := `"` + call() + `"`
+			if tidy && len(pending) > 0 && r.Intn(20) != 0 {
+				cid = `"` + pending[r.Intn(len(pending))] + `"`
+			}
 			if r.Intn(15) == 0 {
 				cid = `7`
 			}
@@ -186,8 +200,8 @@ func oraclePathProblems(t *testing.T, f *File) []problem.Problem {
 func TestPathProblemsOracle(t *testing.T) {
 	r := rand.New(rand.NewSource(14))
 	seen := map[string]int{}
-	for round := range 300 {
-		p := randomPathSession(t, r, 1+r.Intn(60))
+	for round := range 400 {
+		p := randomPathSession(t, r, 1+r.Intn(80), round%2 == 1)
 		for _, mode := range []string{"facts", "serial", "list"} {
 			var f *File
 			var s *Session
@@ -240,7 +254,7 @@ func TestPathProblemsOracle(t *testing.T) {
 // CountMessages) share one path, which is the index's; another leaf gets
 // its own array, leaving the one returned before as it was.
 func TestActivePathShared(t *testing.T) {
-	p := randomPathSession(t, rand.New(rand.NewSource(3)), 40)
+	p := randomPathSession(t, rand.New(rand.NewSource(3)), 40, true)
 	s, _, err := OpenForList(sessfmt.Ref{Format: "pi", Path: p}, p)
 	if err != nil {
 		t.Fatal(err)
