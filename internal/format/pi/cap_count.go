@@ -67,11 +67,24 @@ func (f *File) countPi(leaf int) (n int, ok bool, err error) {
 	}()
 	kt := kindTable()
 	compaction := -1
+	// The walk back to the newest compaction also counts the messages
+	// after it and notes what needs more: a path without compaction,
+	// branch summary (read back) and 1.5.2 context_edit (the common one)
+	// is counted by this walk alone.
+	msgs, more := 0, uint8(0)
 	for k := len(path) - 1; k >= 0; k-- {
-		if kindClass(kt, &f.Entries[path[k]])&kcCompaction != 0 {
+		c := kindClass(kt, &f.Entries[path[k]])
+		if c&kcCompaction != 0 {
 			compaction = k
 			break
 		}
+		if c&(kcMessage|kcCustomMessage) != 0 {
+			msgs++
+		}
+		more |= c
+	}
+	if compaction < 0 && more&kcBranchSummary == 0 && !(v152 && more&kcContextEdit != 0) {
+		return msgs, true, nil
 	}
 	sel := path
 	compMsgs := 0

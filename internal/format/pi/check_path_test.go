@@ -87,10 +87,20 @@ func randomPathSession(t *testing.T, r *rand.Rand, n int, tidy bool) string {
 				fmt.Fprintf(&b, `%s"type":"compaction","summary":"s","firstKeptEntryId":%s,"tokensBefore":1}`, head, fk)
 			}
 		default:
-			if r.Intn(2) == 0 {
+			switch r.Intn(6) {
+			case 0:
 				fmt.Fprintf(&b, `%s"type":"message","message":{"role":"assistant","content":null}}`, head)
-			} else {
+			case 1:
 				fmt.Fprintf(&b, `%s"type":"model_change","provider":"p","modelId":"m"}`, head)
+			case 2:
+				fmt.Fprintf(&b, `%s"type":"custom_message","customType":"x","content":"c","display":true}`, head)
+			case 3:
+				fmt.Fprintf(&b, `%s"type":"branch_summary","fromId":"e0","summary":%q}`, head, []string{"", "tried"}[r.Intn(2)])
+			case 4:
+				repl := []string{`null`, `{"content":"new"}`}[r.Intn(2)]
+				fmt.Fprintf(&b, `%s"type":"context_edit","targetId":"e%d","replacement":%s}`, head, r.Intn(n), repl)
+			default:
+				fmt.Fprintf(&b, `%s"type":"message","message":{"role":"system","content":"s"}}`, head)
 			}
 		}
 		b.WriteByte('\n')
@@ -191,7 +201,7 @@ func oraclePathProblems(t *testing.T, f *File) []problem.Problem {
 	return ps
 }
 
-// TestPathProblemsOracle: the path rules (one shared path walk, results
+// TestPathProblemsOracle (and CountMessages): the path rules (one shared path walk, results
 // matched against the last assistant message's calls first, positions on
 // the path filled only for a compaction) give what the rules as first
 // written give, on random sessions, with the facts of the parallel pass
@@ -200,6 +210,7 @@ func oraclePathProblems(t *testing.T, f *File) []problem.Problem {
 func TestPathProblemsOracle(t *testing.T) {
 	r := rand.New(rand.NewSource(14))
 	seen := map[string]int{}
+	counted := map[bool]int{}
 	for round := range 400 {
 		p := randomPathSession(t, r, 1+r.Intn(80), round%2 == 1)
 		for _, mode := range []string{"facts", "serial", "list"} {
@@ -238,6 +249,20 @@ func TestPathProblemsOracle(t *testing.T) {
 				t.Fatalf("round %d: activePath %v %v, Path %v %v", round, gotPath, gotCycle, wantPath, wantCycle)
 			}
 			if s != nil {
+				// CountMessages (from the index, sharing Check's path)
+				// is the number of messages Transcript streams, as
+				// either pi release reads the file.
+				for _, v := range []PiVersion{PiCurrent, Pi073} {
+					f.PiVersion = v
+					var want countSink
+					errT := s.Transcript(sessfmt.ContextOptions{}, &want)
+					got, errC := s.CountMessages()
+					if (errT == nil) != (errC == nil) || got != int(want) {
+						b, _ := os.ReadFile(p)
+						t.Fatalf("round %d (pi %q): CountMessages %d (%v), Transcript %d (%v) on\n%s", round, v, got, errC, int(want), errT, b)
+					}
+					counted[got > 0]++
+				}
 				s.DoneListing()
 			}
 		}
@@ -247,7 +272,10 @@ func TestPathProblemsOracle(t *testing.T) {
 			t.Errorf("no %s found: the sessions do not exercise it", c)
 		}
 	}
-	t.Logf("problems found: %v", seen)
+	if counted[true] == 0 || counted[false] == 0 {
+		t.Errorf("counts: %v", counted)
+	}
+	t.Logf("problems found: %v; counts zero/not %v", seen, counted)
 }
 
 // TestActivePathShared: the verdict's two walks (Check, then
