@@ -203,6 +203,13 @@ func FuzzIndex(f *testing.F) {
 				t.Fatalf("%s = %v, want %v", name, got, want)
 			}
 		}
+		for i := range nodes {
+			for j := range nodes {
+				if x.SameID(i, j) != (nodes[i].ID == nodes[j].ID) {
+					t.Fatalf("SameID(%d, %d) = %v for ids %q, %q", i, j, x.SameID(i, j), nodes[i].ID, nodes[j].ID)
+				}
+			}
+		}
 		if _, ok := x.Lookup("z"); ok {
 			t.Fatalf("Lookup(z) found an id no node has")
 		}
@@ -249,8 +256,16 @@ func FuzzIndex(f *testing.F) {
 		}
 
 		// Path terminates, has no repeated node, ends at i, follows parents.
+		// PathInto gives the same, in a reused buffer (too short at first,
+		// holding the previous path after).
+		var buf []int
 		for i := range nodes {
 			p, cyc := x.Path(i)
+			pi, cyci := x.PathInto(buf, i)
+			if !slices.Equal(pi, p) || cyci != cyc {
+				t.Fatalf("PathInto(%d) = %v, %v; Path %v, %v", i, pi, cyci, p, cyc)
+			}
+			buf = pi
 			if len(p) == 0 || p[len(p)-1] != i || len(p) > n {
 				t.Fatalf("Path(%d) = %v", i, p)
 			}

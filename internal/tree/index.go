@@ -78,8 +78,13 @@ type Index struct {
 	dups       []string
 	dupSeen    map[uint32]bool // id handles that occur more than once
 	finished   bool
-	cycles     [][]int
-	inCycle    []bool
+	// ordered is set by Finish when every resolved parent is an earlier
+	// node (the file order of an append-only session): the parent walk
+	// then only goes down, so there is no cycle and no path is longer than
+	// the node's number plus one.
+	ordered bool
+	cycles  [][]int
+	inCycle []bool
 	// spareRows holds, after Reset, the child rows of the index before
 	// (childStart, childList), for Finish to reuse.
 	spareRows [2][]int32
@@ -315,6 +320,7 @@ func (x *Index) Finish() {
 	} else {
 		s = make([]int32, n+2)
 	}
+	later := false // a parent at or after its child (self-parents included)
 	for i := range n {
 		if !x.HasParent(i) {
 			x.par[i] = None
@@ -330,8 +336,13 @@ func (x *Index) Finish() {
 			x.orphans = append(x.orphans, orphan{int32(i), h})
 		}
 		x.par[i] = p
-		if p != None && int(p) != i {
-			s[p+2]++
+		if p != None {
+			if int(p) >= i {
+				later = true
+			}
+			if int(p) != i {
+				s[p+2]++
+			}
 		}
 	}
 	for i := 2; i < len(s); i++ {
@@ -352,7 +363,13 @@ func (x *Index) Finish() {
 		s[p+1]++
 	}
 	x.childStart = s[: n+1 : n+1]
-	x.findCycles()
+	x.ordered = !later
+	if x.ordered {
+		// Every walk goes to smaller nodes and ends: no cycle.
+		x.cycles, x.inCycle = nil, nil
+	} else {
+		x.findCycles()
+	}
 	x.finished = true
 }
 
@@ -362,6 +379,10 @@ func (x *Index) Len() int { return len(x.ids) }
 // ID returns the id of node i as it was added. The string shares the
 // index's memory (it stays valid and unchanged for as long as it is used).
 func (x *Index) ID(i int) string { return x.ar.str(x.ids[i]) }
+
+// SameID reports whether nodes i and j have the same id, as
+// ID(i) == ID(j) but without reading the ids: equal ids share one copy.
+func (x *Index) SameID(i, j int) bool { return x.ids[i] == x.ids[j] }
 
 // ParentID returns the parent id of node i as stored ("" when it has none).
 func (x *Index) ParentID(i int) string {
@@ -506,6 +527,40 @@ func (x *Index) Last() int { return len(x.ids) - 1 }
 // cycle, or a node that is its own parent), it stops before repeating and
 // reports cycle = true.
 func (x *Index) Path(i int) (path []int, cycle bool) {
+	return x.path(nil, i)
+}
+
+// PathInto is Path in buf's memory: the path returned is buf[:len(path)]
+// when buf has room for i+1 nodes, else a new array of that size (a
+// listing walks the active paths of thousands of files one after another,
+// each taking much of its file). With a finished index whose parents all
+// come before their children (an append-only file), it walks the parents
+// once; Path walks them twice to size the path exactly.
+func (x *Index) PathInto(buf []int, i int) (path []int, cycle bool) {
+	if i < 0 || i >= len(x.ids) {
+		return nil, false
+	}
+	if !x.ordered || !x.finished {
+		return x.path(buf, i)
+	}
+	// Every parent is an earlier node: the walk from i has at most i+1
+	// nodes and meets none twice. Fill them in from the end of room for
+	// i+1, in one walk, and move them to the front.
+	if cap(buf) < i+1 {
+		buf = make([]int, i+1)
+	}
+	buf = buf[:i+1]
+	k := i + 1
+	for v := int32(i); v != None; v = x.par[v] {
+		k--
+		buf[k] = int(v)
+	}
+	n := copy(buf, buf[k:])
+	return buf[:n], false
+}
+
+// path is Path, in buf when it has room for the path.
+func (x *Index) path(buf []int, i int) (path []int, cycle bool) {
 	if i < 0 || i >= len(x.ids) {
 		return nil, false
 	}
@@ -518,7 +573,11 @@ func (x *Index) Path(i int) (path []int, cycle bool) {
 		steps++
 	}
 	if v == None {
-		path = make([]int, 0, steps)
+		if cap(buf) >= steps {
+			path = buf[:0]
+		} else {
+			path = make([]int, 0, steps)
+		}
 		for v := int32(i); v != None; v = x.par[v] {
 			path = append(path, int(v))
 		}

@@ -173,6 +173,39 @@ func TestPath(t *testing.T) {
 	assert.Nil(t, p)
 }
 
+// TestPathIntoOrdered: with every parent before its child, PathInto walks
+// into the buffer it is given (room for i+1 nodes) and Finish finds no
+// cycle; a parent after its child (a later duplicate) takes the general
+// walk, which still finds the cycle it makes.
+func TestPathIntoOrdered(t *testing.T) {
+	x := build(t, LastWins, "r a<r b<a x<r c<b d<x")
+	assert.Empty(t, x.Cycles())
+	buf := make([]int, 16)
+	for k := range buf {
+		buf[k] = -7 // not a node: a stale value would show
+	}
+	p, cyc := x.PathInto(buf, 4)
+	assert.Equal(t, []int{0, 1, 2, 4}, p)
+	assert.False(t, cyc)
+	assert.Same(t, &buf[0], &p[0], "the path is in the buffer given")
+	p, _ = x.PathInto(p, 5)
+	assert.Equal(t, []int{0, 3, 5}, p)
+	p, _ = x.PathInto(make([]int, 2), 4) // too short: a new array
+	assert.Equal(t, []int{0, 1, 2, 4}, p)
+	p, cyc = x.PathInto(nil, 0)
+	assert.Equal(t, []int{0}, p)
+	assert.False(t, cyc)
+
+	y := build(t, LastWins, "r a<r b<a a<b")
+	assert.Equal(t, [][]int{{2, 3}}, y.Cycles())
+	p, cyc = y.PathInto(buf, 3)
+	assert.Equal(t, []int{2, 3}, p)
+	assert.True(t, cyc)
+	p, cyc = y.PathInto(buf, 1) // shadowed a: its parent r still resolves
+	assert.Equal(t, []int{0, 1}, p)
+	assert.False(t, cyc)
+}
+
 func TestDuplicates(t *testing.T) {
 	spec := "r a<r a<r b<a a<b c<a"
 	//       0 1    2    3    4    5

@@ -65,12 +65,26 @@ func (f *File) countPi(leaf int) (n int, ok bool, err error) {
 			lr.close()
 		}
 	}()
+	kt := kindTable()
 	compaction := -1
+	// The walk back to the newest compaction also counts the messages
+	// after it and notes what needs more: a path without compaction,
+	// branch summary (read back) and 1.5.2 context_edit (the common one)
+	// is counted by this walk alone.
+	msgs, more := 0, uint8(0)
 	for k := len(path) - 1; k >= 0; k-- {
-		if f.Entries[path[k]].Type() == "compaction" {
+		c := kindClass(kt, &f.Entries[path[k]])
+		if c&kcCompaction != 0 {
 			compaction = k
 			break
 		}
+		if c&(kcMessage|kcCustomMessage) != 0 {
+			msgs++
+		}
+		more |= c
+	}
+	if compaction < 0 && more&kcBranchSummary == 0 && !(v152 && more&kcContextEdit != 0) {
+		return msgs, true, nil
 	}
 	sel := path
 	compMsgs := 0
@@ -95,7 +109,7 @@ func (f *File) countPi(leaf int) (n int, ok bool, err error) {
 	var nullEdit map[string]bool
 	if v152 {
 		for _, i := range sel {
-			if f.Entries[i].Type() != "context_edit" {
+			if kindClass(kt, &f.Entries[i])&kcContextEdit == 0 {
 				continue
 			}
 			pe, err := entry(i)
@@ -114,12 +128,12 @@ func (f *File) countPi(leaf int) (n int, ok bool, err error) {
 	}
 	for k, i := range sel {
 		m := 0
-		switch typ := f.Entries[i].Type(); {
+		switch c := kindClass(kt, &f.Entries[i]); {
 		case compaction >= 0 && k == 0:
 			m = compMsgs
-		case typ == "message", typ == "custom_message":
+		case c&(kcMessage|kcCustomMessage) != 0:
 			m = 1
-		case typ == "branch_summary":
+		case c&kcBranchSummary != 0:
 			pe, err := entry(i)
 			if err != nil {
 				return n, true, err
@@ -128,7 +142,7 @@ func (f *File) countPi(leaf int) (n int, ok bool, err error) {
 				m = 1
 			}
 		}
-		if m > 0 && nullEdit[f.Index.ID(i)] {
+		if m > 0 && nullEdit != nil && nullEdit[f.Index.ID(i)] {
 			m = 0
 		}
 		n += m

@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/sessctl/sessctl/internal/blob"
@@ -74,7 +75,7 @@ func (f *File) pathProblems() []problem.Problem {
 	if leaf == tree.None {
 		return nil
 	}
-	path, _ := f.Index.Path(leaf)
+	path, _ := f.activePath(leaf)
 	var ps []problem.Problem
 	// Sized for every call the pass stored (the path holds at most those,
 	// and about as many results): no growing and rehashing as they come.
@@ -84,51 +85,44 @@ func (f *File) pathProblems() []problem.Problem {
 	}
 	sc := getPathScratch(n, f.Index.Len())
 	defer putPathScratch(sc)
-	ids := &sc.ids
-	// posOf[i] is entry i's position on the path plus one (0: not on it).
-	posOf := sc.posOf
-	for k, i := range path {
-		posOf[i] = int32(k + 1)
-	}
 	// Only message and compaction lines are read, one at a time.
 	need := sc.need
+	if cap(need) < len(path) {
+		need = make([]int, 0, len(path)) // not grown by appends: most of a path is read
+	}
+	kt := kindTable()
 	for _, i := range path {
-		if t := f.Entries[i].Type(); t == "message" || t == "compaction" {
+		if kindClass(kt, &f.Entries[i])&(kcMessage|kcCompaction) != 0 {
 			need = append(need, i)
 		}
 	}
 	sc.need = need
+	cp := &sc.calls
 	err := f.eachPathFact(need, func(i int, lf *lineFact) error {
-		e := &f.Entries[i]
-		k := int(posOf[i]) - 1
-		switch e.Type() {
-		case "message":
+		c := kindClass(kt, &f.Entries[i])
+		switch {
+		case c&kcMessage != 0:
 			if lf.listing != "" && f.Dialect == DialectPi {
 				ps = append(ps, problem.Problem{Code: CodeListingFails, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
 					Message: lf.listing + ": pi 1.5.2's session list fails on the file, so the session is missing from /resume"})
 			}
-			switch e.Role() {
-			case "assistant":
-				for _, tc := range lf.calls {
-					k := ids.find(tc.id)
-					c := &ids.recs[k]
-					if !c.call {
-						c.call = true
-						sc.order = append(sc.order, int32(k))
+			switch {
+			case c&kcAssistant != 0:
+				cp.message()
+				if len(lf.calls) > 0 {
+					line := int(f.Line(i))
+					for _, tc := range lf.calls {
+						cp.call(tc.id, tc.name, line, lf.dropped)
 					}
-					c.line, c.name, c.dropped = int(f.Line(i)), tc.name, lf.dropped
 				}
-			case "toolResult":
-				id := lf.resultID
-				k := ids.find(id)
-				if c := &ids.recs[k]; !c.call {
+			case c&kcToolResult != 0:
+				if id := lf.resultID; !cp.result(id) {
 					ps = append(ps, problem.Problem{Code: CodeToolResultNoCall, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
 						Message: fmt.Sprintf("tool result for call %s has no tool call before it on the active path", id),
 						Fix:     "providers reject an unpaired result; fork the session before it (sessctl fork --at)"})
 				}
-				ids.recs[k].result = true
 			}
-		case "compaction":
+		case c&kcCompaction != 0:
 			ok, id, isStr := lf.fkOK, lf.fkID, lf.fkStr
 			if ok && isStr && id == f.Index.ID(i) && f.Dialect == DialectPi {
 				break // its own id: pi 1.5.2's way of saying "keep nothing"
@@ -136,6 +130,8 @@ func (f *File) pathProblems() []problem.Problem {
 			if f.Legacy != nil && f.Legacy.Summary.CompactionsUnmapped+f.Legacy.Summary.CompactionsDangling+f.Legacy.Summary.IndexKept > 0 {
 				break // the migration left it so: the version notice says it
 			}
+			posOf := sc.posOfPath(path)
+			k := int(posOf[i]) - 1
 			pos, on := -1, false
 			if j, ok := f.Index.Lookup(id); ok && posOf[j] > 0 {
 				pos, on = int(posOf[j])-1, true
@@ -154,14 +150,180 @@ func (f *File) pathProblems() []problem.Problem {
 	if err != nil {
 		ps = append(ps, problem.Problem{Code: "read-error", Severity: problem.Error, Message: err.Error()})
 	}
-	for _, k := range sc.order {
-		if c := &ids.recs[k]; !c.result && !c.dropped {
-			ps = append(ps, problem.Problem{Code: CodeToolCallNoResult, Severity: problem.Warning, Line: c.line, ID: c.id,
-				Message: fmt.Sprintf("tool call %s (%s) has no result on the active path", c.id, c.name),
-				Fix:     "sessctl repair --close-tool-calls appends an error result for it"})
+	cp.unanswered(func(c *pathID) {
+		ps = append(ps, problem.Problem{Code: CodeToolCallNoResult, Severity: problem.Warning, Line: c.line, ID: c.id,
+			Message: fmt.Sprintf("tool call %s (%s) has no result on the active path", c.id, c.name),
+			Fix:     "sessctl repair --close-tool-calls appends an error result for it"})
+	})
+	return ps
+}
+
+// callPairs pairs the tool calls and results of a path, met in path
+// order, as the rules say: by id, a call's record keeping its last call's
+// line, name and dropped, a result answering every call of its id, before
+// it or after. Most results answer a call of the assistant message just
+// before them (last), so the calls are first only listed (occ, one per
+// call, with result set when a result answers it): no id is hashed, and a
+// large file's table of ids, whose every probe missed the cache, is not
+// made. The first result that answers none of last's calls, or more than
+// maxUnanswered unanswered ids at the end, turns the list into the table
+// of records by id (hash) and the rest goes by id.
+type callPairs struct {
+	occ    []pathID
+	last   []int32 // occ (hashed: ids.recs) indexes of the last assistant message's calls
+	hashed bool
+	ids    idTable
+	order  []int32 // the recs of ids in the order of their first call (hashed)
+	hint   int     // the calls expected, to size ids
+}
+
+// maxUnanswered is how many distinct unanswered ids unanswered settles
+// from the list (a scan of it per id) before it hashes them all.
+const maxUnanswered = 8
+
+// reset empties p for a file of about calls tool calls.
+func (p *callPairs) reset(calls int) {
+	clear(p.occ) // they point into a file's facts
+	clear(p.ids.recs)
+	p.occ, p.last, p.order, p.ids.recs, p.hashed, p.hint = p.occ[:0], p.last[:0], p.order[:0], p.ids.recs[:0], false, calls
+	if cap(p.occ) < calls {
+		p.occ = make([]pathID, 0, calls)
+	}
+}
+
+// message starts an assistant message: its calls become last.
+func (p *callPairs) message() { p.last = p.last[:0] }
+
+// call records a tool call of the current assistant message.
+func (p *callPairs) call(id, name string, line int, dropped bool) {
+	if !p.hashed {
+		p.occ = append(p.occ, pathID{id: id, line: line, name: name, dropped: dropped, call: true})
+		p.last = append(p.last, int32(len(p.occ)-1))
+		return
+	}
+	k := p.ids.find(id)
+	c := &p.ids.recs[k]
+	if !c.call {
+		c.call = true
+		p.order = append(p.order, int32(k))
+	}
+	c.line, c.name, c.dropped = line, name, dropped
+	p.last = append(p.last, int32(k))
+}
+
+// result records a tool result for id and reports whether a call of that
+// id came before it.
+func (p *callPairs) result(id string) bool {
+	if !p.hashed {
+		for _, r := range p.last {
+			if o := &p.occ[r]; o.id == id {
+				o.result = true
+				return true
+			}
+		}
+		p.hash()
+	}
+	// A record's id is unique among the records: a match in last is the
+	// record find returns.
+	for _, r := range p.last {
+		if c := &p.ids.recs[r]; c.id == id {
+			c.result = true
+			return c.call
 		}
 	}
-	return ps
+	c := &p.ids.recs[p.ids.find(id)]
+	c.result = true
+	return c.call
+}
+
+// hash turns the list of calls into records by id, as if each had been
+// recorded by id when met: in the order of their first call, with the
+// last call's line, name and dropped, answered when any call was.
+func (p *callPairs) hash() {
+	p.hashed = true
+	p.ids.reset(max(p.hint, len(p.occ)))
+	for k := range p.occ {
+		o := &p.occ[k]
+		r := p.ids.find(o.id)
+		c := &p.ids.recs[r]
+		if !c.call {
+			c.call = true
+			p.order = append(p.order, int32(r))
+		}
+		c.line, c.name, c.dropped = o.line, o.name, o.dropped
+		if o.result {
+			c.result = true
+		}
+	}
+	p.last = p.last[:0] // an index of occ: empty, it only saves lookups
+}
+
+// unanswered calls fn with the record of each id whose calls no result
+// answered and whose last call was not dropped, in the order of their
+// first call.
+func (p *callPairs) unanswered(fn func(c *pathID)) {
+	if !p.hashed {
+		// Only an id with an unanswered call can be unanswered: settle
+		// those few from the list.
+		var u [maxUnanswered]pathID // the record of each (first: its first call)
+		var first [maxUnanswered]int
+		n := 0
+	scan:
+		for k := range p.occ {
+			o := &p.occ[k]
+			if o.result {
+				continue
+			}
+			for j := range n {
+				if u[j].id == o.id {
+					continue scan
+				}
+			}
+			if n == maxUnanswered {
+				p.hash()
+				p.unanswered(fn)
+				return
+			}
+			u[n].id = o.id
+			n++
+		}
+		if n == 0 {
+			return
+		}
+		for j := range n {
+			first[j] = -1
+		}
+		for k := range p.occ {
+			o := &p.occ[k]
+			for j := range n {
+				if u[j].id == o.id {
+					if first[j] < 0 {
+						first[j] = k
+					}
+					u[j].line, u[j].name, u[j].dropped = o.line, o.name, o.dropped
+					u[j].result = u[j].result || o.result
+					break
+				}
+			}
+		}
+		// in the order of their first call
+		idx := make([]int, n)
+		for j := range idx {
+			idx[j] = j
+		}
+		sort.Slice(idx, func(a, b int) bool { return first[idx[a]] < first[idx[b]] })
+		for _, j := range idx {
+			if c := &u[j]; !c.result && !c.dropped {
+				fn(c)
+			}
+		}
+		return
+	}
+	for _, k := range p.order {
+		if c := &p.ids.recs[k]; !c.result && !c.dropped {
+			fn(c)
+		}
+	}
 }
 
 // pathID is a tool call id pathProblems met on the path: in a call
@@ -184,7 +346,10 @@ type pathID struct {
 // one sized by an earlier, bigger file); this one is sized per file over
 // reused memory.
 type idTable struct {
-	slots []int32
+	// slots hold the upper half of the id's hash << 32 | index+1 into recs:
+	// a probe reads a record (a load from memory a large file's table
+	// does not keep in cache) only when the hashes match.
+	slots []uint64
 	recs  []pathID
 }
 
@@ -200,8 +365,11 @@ func (t *idTable) reset(n int) {
 	}
 	clear(t.recs) // they point into a file's facts
 	t.recs = t.recs[:0]
+	if cap(t.recs) < n {
+		t.recs = make([]pathID, 0, n)
+	}
 	if cap(t.slots) < size {
-		t.slots = make([]int32, size)
+		t.slots = make([]uint64, size)
 		return
 	}
 	t.slots = t.slots[:size]
@@ -215,48 +383,71 @@ func (t *idTable) find(id string) int {
 	}
 	h := maphash.String(idSeed, id)
 	mask := uint64(len(t.slots) - 1)
+	tag := h &^ (1<<32 - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := t.slots[i]
 		if s == 0 {
 			t.recs = append(t.recs, pathID{hash: h, id: id})
-			t.slots[i] = int32(len(t.recs))
+			t.slots[i] = tag | uint64(len(t.recs))
 			return len(t.recs) - 1
 		}
-		if r := &t.recs[s-1]; r.hash == h && r.id == id {
-			return int(s - 1)
+		if s&^(1<<32-1) == tag {
+			if k := int(uint32(s)) - 1; t.recs[k].id == id {
+				return k
+			}
 		}
 	}
 }
 
 func (t *idTable) grow() {
-	t.slots = make([]int32, 2*max(len(t.slots), 8))
+	t.slots = make([]uint64, 2*max(len(t.slots), 8))
 	mask := uint64(len(t.slots) - 1)
 	for k := range t.recs {
-		i := t.recs[k].hash & mask
+		h := t.recs[k].hash
+		i := h & mask
 		for t.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		t.slots[i] = int32(k + 1)
+		t.slots[i] = h&^(1<<32-1) | uint64(k+1)
 	}
 }
 
 // pathScratch is pathProblems' working memory, kept between files
 // (pathScratches): a listing checks thousands of files.
 type pathScratch struct {
-	ids   idTable
-	order []int32 // the recs of ids in the order of their first call
+	calls callPairs
 	posOf []int32 // all zero when pooled
-	need  []int
+	// posSet: posOf holds the path (cleared when pooled).
+	posSet  bool
+	entries int // the file's, for posOf
+	need    []int
 }
 
 var pathScratches = make(chan *pathScratch, 8)
+
+// posOfPath returns posOf for path, filled when first asked (by a
+// compaction: most paths have none): posOf[i] is entry i's position on the
+// path plus one, 0 when it is not on it.
+func (sc *pathScratch) posOfPath(path []int) []int32 {
+	if !sc.posSet {
+		sc.posSet = true
+		if cap(sc.posOf) < sc.entries {
+			sc.posOf = make([]int32, sc.entries)
+		}
+		sc.posOf = sc.posOf[:sc.entries]
+		for k, j := range path {
+			sc.posOf[j] = int32(k + 1)
+		}
+	}
+	return sc.posOf
+}
 
 // maxPooledPath bounds what a pooled scratch holds (ids, entries): one
 // grown by a huge file is left to the collector.
 const maxPooledPath = 1 << 16
 
 // getPathScratch returns an empty scratch sized for about calls tool
-// calls, with posOf of entries zeros.
+// calls, for a file of entries entries (posOfPath sizes posOf by it).
 func getPathScratch(calls, entries int) *pathScratch {
 	var sc *pathScratch
 	select {
@@ -264,21 +455,21 @@ func getPathScratch(calls, entries int) *pathScratch {
 	default:
 		sc = &pathScratch{}
 	}
-	sc.ids.reset(calls)
-	if cap(sc.posOf) < entries {
-		sc.posOf = make([]int32, entries)
-	}
-	sc.posOf = sc.posOf[:entries]
+	sc.calls.reset(calls)
+	sc.entries = entries
 	return sc
 }
 
 func putPathScratch(sc *pathScratch) {
-	if cap(sc.ids.slots) > 4*maxPooledPath || cap(sc.posOf) > 16*maxPooledPath {
+	if cap(sc.calls.ids.slots) > 2*maxPooledPath || cap(sc.calls.occ) > 4*maxPooledPath || cap(sc.posOf) > 16*maxPooledPath || cap(sc.need) > 16*maxPooledPath {
 		return
 	}
-	clear(sc.posOf)
-	clear(sc.ids.recs)
-	sc.ids.recs, sc.order, sc.need = sc.ids.recs[:0], sc.order[:0], sc.need[:0]
+	if sc.posSet {
+		clear(sc.posOf)
+		sc.posSet = false
+	}
+	sc.calls.reset(0)
+	sc.need = sc.need[:0]
 	select {
 	case pathScratches <- sc:
 	default:

@@ -153,7 +153,7 @@ func (f *File) prepare(leaf int) (*Context, []int, error) {
 	if leaf == tree.None {
 		return ctx, nil, nil
 	}
-	path, cycle := f.Index.Path(leaf)
+	path, cycle := f.activePath(leaf)
 	ctx.Path, ctx.Cycle = path, cycle
 	if cycle {
 		if f.Dialect == DialectOmp {
@@ -375,12 +375,16 @@ func compactionSpan(n int, isComp, isKept func(k int) bool) (idx, kept int) {
 // found on path (0.73.1 also matches its type) selects from path[compaction].
 func (f *File) compactionSelect(path []int, compaction int, keptKey string, v152 bool) []int {
 	ci := path[compaction]
-	cid := f.Index.ID(ci)
+	x := f.Index
+	// Ids are compared as the index keeps them: entries with equal ids
+	// share one copy (tree.Index.SameID), and keptKey is the id of the
+	// entry Lookup finds for it, if any.
+	kj, keptFound := x.Lookup(keptKey)
 	idx, kept := compactionSpan(len(path),
 		func(k int) bool { // 0.73.1 matches type and id, 1.5.2 the id alone
-			return f.Index.ID(path[k]) == cid && (v152 || f.Entries[path[k]].Type() == "compaction")
+			return x.SameID(path[k], ci) && (v152 || f.Entries[path[k]].Type() == "compaction")
 		},
-		func(k int) bool { return f.Index.ID(path[k]) == keptKey })
+		func(k int) bool { return keptFound && x.SameID(path[k], kj) })
 	if idx < 0 {
 		idx = compaction
 	}

@@ -129,7 +129,55 @@ func (e *Entry) NoID() bool { return e.flags()&flagNoID != 0 }
 func (e *Entry) NullID() bool { return e.flags()&flagNullID != 0 }
 
 // kinds interns (type, role) pairs for all files: there are only a few dozen.
-type kindPair struct{ typ, role string }
+// class says which of the types the active path's rules look for the pair
+// has (classOf), so that a walk over a path of a million entries tells
+// them apart by a bit, not by comparing type names.
+type kindPair struct {
+	typ, role string
+	class     uint8
+}
+
+// The kind classes (kindPair.class): the entry types the path walks of
+// Check and CountMessages look for.
+const (
+	kcMessage       = 1 << iota // type "message"
+	kcCompaction                // type "compaction"
+	kcCustomMessage             // type "custom_message"
+	kcBranchSummary             // type "branch_summary"
+	kcContextEdit               // type "context_edit"
+	kcSystem                    // a message of role "system"
+	kcAssistant                 // a message of role "assistant"
+	kcToolResult                // a message of role "toolResult"
+)
+
+// classOf is the class of the (type, role) pair.
+func classOf(typ, role string) uint8 {
+	switch typ {
+	case "message":
+		switch role {
+		case "system":
+			return kcMessage | kcSystem
+		case "assistant":
+			return kcMessage | kcAssistant
+		case "toolResult":
+			return kcMessage | kcToolResult
+		}
+		return kcMessage
+	case "compaction":
+		return kcCompaction
+	case "custom_message":
+		return kcCustomMessage
+	case "branch_summary":
+		return kcBranchSummary
+	case "context_edit":
+		return kcContextEdit
+	}
+	return 0
+}
+
+// kindClass returns the class of kind k in table kt (a kindTable() loaded
+// after the entry was made, so holding its kind).
+func kindClass(kt []kindPair, e *Entry) uint8 { return kt[e.kind()].class }
 
 var (
 	kindsMu sync.Mutex
@@ -150,7 +198,7 @@ const maxKinds = 1 << 14
 // kindOf returns the index of a (type, role) pair, adding it if new. Types
 // beyond 16383 distinct pairs (never seen in practice) share the last slot.
 func kindOf(typ, role string) uint16 {
-	k := kindPair{typ, role}
+	k := kindPair{typ, role, classOf(typ, role)}
 	kindsMu.Lock()
 	defer kindsMu.Unlock()
 	if i, ok := kindIdx[k]; ok {
@@ -226,6 +274,35 @@ type File struct {
 	listInfo *ListInfo
 
 	markers dialectMarkers
+	// path is the last path activePath walked.
+	path pathMemo
+}
+
+// pathMemo is a path activePath walked: the root→leaf path of leaf in
+// index while it had n entries.
+type pathMemo struct {
+	index *tree.Index
+	leaf  int
+	n     int
+	path  []int
+	cycle bool
+}
+
+// activePath is f.Index.Path(leaf), walked once for as long as the index
+// and the leaf stay the same: list's verdict walks the active path for
+// Check's rules and again for CountMessages (prepare), and both take a
+// few percent of a listing's time on files of a million entries. The path
+// is shared: callers must not change it (appending to it is safe).
+func (f *File) activePath(leaf int) ([]int, bool) {
+	m := &f.path
+	if m.index != nil && m.index == f.Index && m.leaf == leaf && m.n == f.Index.Len() {
+		return m.path, m.cycle
+	}
+	// A new array each time: a path returned before may still be held.
+	p, cycle := f.Index.PathInto(nil, leaf)
+	p = p[:len(p):len(p)]
+	*m = pathMemo{index: f.Index, leaf: leaf, n: f.Index.Len(), path: p, cycle: cycle}
+	return p, cycle
 }
 
 type dialectMarkers struct {
