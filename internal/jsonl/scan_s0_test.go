@@ -7,6 +7,7 @@ package jsonl
 // current one equal to it.
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"math/bits"
@@ -718,4 +719,54 @@ func BenchmarkScanCheckCapture(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkScanS0NewLine scans one pi assistant line of about 1 KB (the
+// first of SESSCTL_BENCH_FILE, else of the pi corpus) 1000 times with
+// s0Scanner and with the current Scanner, alternately, 50 rounds, and
+// reports each one's fastest round per line: the branches are all
+// predicted, so it is the steadiest figure on a shared machine for small
+// changes of the scan's instructions (it says nothing of mispredictions or
+// of long strings; BenchmarkScanS0New does).
+//
+//	SESSCTL_BENCH_FILE=/tmp/sessctl-bench-data/pi-100MB.jsonl SESSCTL_BENCH_BYTES=4000000 \
+//	  go test -run='^$' -bench=ScanS0NewLine -benchtime=1x -cpu=1 ./internal/jsonl
+func BenchmarkScanS0NewLine(b *testing.B) {
+	_, lines := loadBenchFileOpt()
+	if lines == nil {
+		lines = getCorpus("pi").lines
+	}
+	var pick []byte
+	for _, l := range lines {
+		if len(l) > 900 && len(l) < 1200 && bytes.Contains(l, []byte(`"role":"assistant"`)) {
+			pick = l
+			break
+		}
+	}
+	if pick == nil {
+		b.Skip("no pi assistant line of about 1 KB")
+	}
+	old, cur := s0NewScanner(baseCaptures[4]), NewScanner(baseCaptures[4])
+	best := [2]time.Duration{time.Hour, time.Hour}
+	for b.Loop() {
+		for r := 0; r < 50; r++ {
+			for impl := range 2 {
+				t0 := time.Now()
+				for range 1000 {
+					if impl == 0 {
+						old.Scan(pick)
+					} else {
+						cur.Scan(pick)
+					}
+				}
+				best[impl] = min(best[impl], time.Since(t0))
+			}
+		}
+	}
+	if !old.Scan(pick) || !cur.Scan(pick) {
+		b.Fatal("the line is not valid")
+	}
+	b.ReportMetric(float64(best[0].Nanoseconds())/1000, "s0-ns/line")
+	b.ReportMetric(float64(best[1].Nanoseconds())/1000, "new-ns/line")
+	b.ReportMetric(float64(best[0])/float64(best[1]), "speedup")
 }
