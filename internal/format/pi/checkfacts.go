@@ -350,7 +350,7 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 		isUser := rk == roleUser
 		switch rk {
 		case roleAssistant:
-			if stop := word(stop); string(stop) == "error" || string(stop) == "aborted" {
+			if wordIs(stop, "error") || wordIs(stop, "aborted") {
 				sf.flags |= sfDropped
 			}
 			// The content's object elements (their type, id and name),

@@ -1047,9 +1047,7 @@ func messageFactsOf(m []byte, mf [][]byte, rk uint8) msgFacts {
 }
 
 // setListFact sets lf, zero, to the listing's fact of rec (left zero for a
-// line that is not an object), given k, its keys, and ih, the batch's
-// idHashes readKeys just took rec into (a parent id equal to the id before
-// has that id's hash).
+// line that is not an object), given k, its keys (read by readKeys).
 func (ih *idHashes) setListFact(lf *listFact, rec *jsonl.Record, k *lineKeys) {
 	if rec.Kind != jsonl.Object || rec.Top == nil {
 		return
@@ -1061,8 +1059,8 @@ func (ih *idHashes) setListFact(lf *listFact, rec *jsonl.Record, k *lineKeys) {
 	if p := k.pRaw; k.pPlain && len(p) > 2 || !k.pPlain && jsonl.Truthy(p) {
 		flags |= lfParent
 		switch {
-		case ih.prevID != nil && bytes.Equal(p, ih.prevID):
-			lf.parent = ih.prevH // the usual chain: the same bytes, the same hash
+		case k.pPrev:
+			lf.parent = k.pH // the usual chain: the same bytes, the same hash
 		case k.pPlain:
 			lf.parent = tree.HashString(unsafe.String(&p[1], len(p)-2)) // idHash's
 		default:
