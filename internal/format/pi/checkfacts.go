@@ -579,7 +579,11 @@ func getFactStore() *factStore {
 	select {
 	case st = <-factStores:
 	default:
-		st = &factStore{}
+		// Sized for a chunk of tool calls and results (a 512 KiB
+		// chunk of a coding session holds some 250 calls and 13 KB
+		// of their ids and names): grown from nothing, a new store's
+		// arena was copied and cleared a dozen times.
+		st = &factStore{arena: make([]byte, 0, 16<<10), calls: make([]storedCall, 0, 256)}
 	}
 	if cap(st.facts) == 0 {
 		// A new store, or one a checked file kept (batchDone gave its
