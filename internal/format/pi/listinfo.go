@@ -298,14 +298,8 @@ type listState struct {
 
 func newListState() *listState {
 	st := &listState{li: &ListInfo{}, problems: map[string]int{}}
-	select {
-	case st.ids = <-hashBufs:
-	default:
-	}
-	select {
-	case st.parents = <-hashBufs:
-	default:
-	}
+	st.ids, _ = hashBufs.get()
+	st.parents, _ = hashBufs.get()
 	return st
 }
 
@@ -518,10 +512,7 @@ func (st *listState) finish(path string) *ListInfo {
 	}
 	for _, b := range [][]uint64{st.ids, st.parents} {
 		if cap(b) <= maxHashBuf {
-			select {
-			case hashBufs <- b[:0]:
-			default:
-			}
+			hashBufs.put(b[:0])
 		}
 	}
 	st.ids, st.parents = nil, nil
@@ -590,17 +581,15 @@ type hashSet struct {
 }
 
 // hashSets keeps the sets' tables between files.
-var hashSets = make(chan *hashSet, 4)
+var hashSets = newLIFO[*hashSet](4)
 
 func newHashSet(hs []uint64) *hashSet {
 	n := 16
 	for n < 2*len(hs) {
 		n *= 2
 	}
-	var s *hashSet
-	select {
-	case s = <-hashSets:
-	default:
+	s, ok := hashSets.get()
+	if !ok {
 		s = &hashSet{}
 	}
 	if cap(s.tab) >= n && cap(s.marks) >= n {
@@ -669,16 +658,13 @@ func (s *hashSet) release() {
 	if s == nil || cap(s.tab) > 2*maxHashBuf {
 		return
 	}
-	select {
-	case hashSets <- s:
-	default:
-	}
+	hashSets.put(s)
 }
 
 // hashBufs keeps listState's id hash slices between files: a listing
 // scans thousands, and their ids (8 bytes an entry) were grown afresh for
 // each.
-var hashBufs = make(chan []uint64, 16)
+var hashBufs = newLIFO[[]uint64](16)
 
 // maxHashBuf bounds a kept slice (a million entries).
 const maxHashBuf = 1 << 20
