@@ -512,6 +512,14 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 		// leading members of checkCaptured, which are captured's.
 		po.LongTop, po.LongSub = len(captured.Top), len(captured.SubKeys)
 	}
+	if st := rd.list; st != nil {
+		// An id hash an entry, about 1 KB an entry in real sessions (as
+		// newReader sizes the index): one slice made at the size, not
+		// grown to it copy after copy.
+		if n := int(min(rd.sizeHint/1024, maxHashBuf)); cap(st.ids) < n {
+			st.ids = make([]uint64, 0, n)
+		}
+	}
 	defer func() { rd.idHashOK = false }()
 	err := jsonl.ReadParallel(r, po, func(b *jsonl.Batch) error {
 		var hs []uint64   // the workers' hashes of the ids (hashIDs)
