@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 	"unsafe"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
@@ -279,9 +280,7 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 	// kept from an earlier file when there is one.
 	ih, ok := b.Aux.(*idHashes)
 	if !ok {
-		select {
-		case ih = <-auxPool:
-		default:
+		if ih, ok = auxPool.get(); !ok {
 			ih = &idHashes{h: make([]uint64, 0, 1024)}
 		}
 		b.Aux = ih
@@ -350,7 +349,7 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 		isUser := rk == roleUser
 		switch rk {
 		case roleAssistant:
-			if stop := word(stop); string(stop) == "error" || string(stop) == "aborted" {
+			if wordIs(stop, "error") || wordIs(stop, "aborted") {
 				sf.flags |= sfDropped
 			}
 			// The content's object elements (their type, id and name),
@@ -464,10 +463,7 @@ func (c *factCollector) begin(b *jsonl.Batch) {
 	}
 	if !c.started {
 		c.started = true
-		select {
-		case c.out.facts = <-factLists:
-		default:
-		}
+		c.out.facts, _ = factLists.get()
 	}
 }
 
@@ -540,10 +536,7 @@ func (c *factCollector) batchDone(b *jsonl.Batch) {
 			// next new store (spareFactArrays).
 			fl := st.facts[:0]
 			st.facts = nil
-			select {
-			case spareFactArrays <- fl:
-			default:
-			}
+			spareFactArrays.put(fl)
 		} else {
 			ih.facts.facts = nil
 		}
@@ -556,7 +549,7 @@ func (c *factCollector) batchDone(b *jsonl.Batch) {
 // listing reads thousands of files, each of a few chunks, and stores grown
 // afresh for each made a third of the listing's allocations. A channel,
 // not a sync.Pool, which every collection empties.
-var factStores = make(chan *factStore, 64)
+var factStores = newLIFO[*factStore](64)
 
 // maxPooledArena bounds the arena of a pooled store: one grown by a huge
 // file is left to the collector.
@@ -564,7 +557,7 @@ const maxPooledArena = 8 << 20
 
 // factLists keeps the files' fact lists (checkFacts.facts, given back by
 // File.releaseFacts) between files.
-var factLists = make(chan []storedFact, 8)
+var factLists = newLIFO[[]storedFact](8)
 
 // spareFactArrays keeps the fact arrays of the stores a checked file keeps
 // (for their calls and arena): take has copied the facts into the file's
@@ -572,22 +565,21 @@ var factLists = make(chan []storedFact, 8)
 // Keeping it with its store held about 58 MB more at check's peak on a
 // 1 GiB session. At most 16 are kept, each of at most maxPooledArena/16
 // entries (the same peak there as 64).
-var spareFactArrays = make(chan []storedFact, 16)
+var spareFactArrays = newLIFO[[]storedFact](16)
 
 func getFactStore() *factStore {
-	var st *factStore
-	select {
-	case st = <-factStores:
-	default:
-		st = &factStore{}
+	st, ok := factStores.get()
+	if !ok {
+		// Sized for a chunk of tool calls and results (a 512 KiB
+		// chunk of a coding session holds some 250 calls and 13 KB
+		// of their ids and names): grown from nothing, a new store's
+		// arena was copied and cleared a dozen times.
+		st = &factStore{arena: make([]byte, 0, 16<<10), calls: make([]storedCall, 0, 256)}
 	}
 	if cap(st.facts) == 0 {
 		// A new store, or one a checked file kept (batchDone gave its
 		// array away): one grown afresh grew a dozen times a batch.
-		select {
-		case st.facts = <-spareFactArrays:
-		default:
-		}
+		st.facts, _ = spareFactArrays.get()
 	}
 	return st
 }
@@ -597,10 +589,7 @@ func putFactStore(st *factStore) {
 		return
 	}
 	st.reset()
-	select {
-	case factStores <- st:
-	default:
-	}
+	factStores.put(st)
 }
 
 // eachPathFact calls fn with the fact of each entry in idx (message and
@@ -706,10 +695,7 @@ func (f *File) releaseFacts() {
 		}
 		clear(c.stores)
 		if cap(c.facts) <= maxPooledArena/16 {
-			select {
-			case factLists <- c.facts[:0]:
-			default:
-			}
+			factLists.put(c.facts[:0])
 		}
 		for _, ih := range c.aux {
 			if cap(ih.h) > maxPooledAux || cap(ih.msg) > maxPooledAux || cap(ih.lf) > maxPooledAux || cap(ih.ids) > 64*maxPooledAux {
@@ -717,10 +703,7 @@ func (f *File) releaseFacts() {
 			}
 			ih.reset()
 			ih.facts = nil
-			select {
-			case auxPool <- ih:
-			default:
-			}
+			auxPool.put(ih)
 		}
 		clear(c.aux)
 	}
@@ -728,7 +711,44 @@ func (f *File) releaseFacts() {
 
 // auxPool keeps the batches' idHashes between files (releaseFacts), whose
 // slices grow to a chunk's lines each time they are made.
-var auxPool = make(chan *idHashes, 32)
+var auxPool = newLIFO[*idHashes](32)
 
 // maxPooledAux bounds the slices of a pooled idHashes.
 const maxPooledAux = 1 << 16
+
+// lifo is a free list that gives back the item put last: the one most
+// likely still in a cache (a channel gives the one put first, whose
+// memory a listing's stream of file pages has long evicted). At most max
+// items are kept.
+type lifo[T any] struct {
+	mu    sync.Mutex
+	items []T
+	max   int
+}
+
+func newLIFO[T any](max int) *lifo[T] { return &lifo[T]{max: max} }
+
+// get returns the item put last, or false when there is none.
+func (l *lifo[T]) get() (T, bool) {
+	var x, zero T
+	l.mu.Lock()
+	n := len(l.items)
+	if n == 0 {
+		l.mu.Unlock()
+		return x, false
+	}
+	x = l.items[n-1]
+	l.items[n-1] = zero
+	l.items = l.items[:n-1]
+	l.mu.Unlock()
+	return x, true
+}
+
+// put keeps x unless max items are kept.
+func (l *lifo[T]) put(x T) {
+	l.mu.Lock()
+	if len(l.items) < l.max {
+		l.items = append(l.items, x)
+	}
+	l.mu.Unlock()
+}

@@ -298,14 +298,8 @@ type listState struct {
 
 func newListState() *listState {
 	st := &listState{li: &ListInfo{}, problems: map[string]int{}}
-	select {
-	case st.ids = <-hashBufs:
-	default:
-	}
-	select {
-	case st.parents = <-hashBufs:
-	default:
-	}
+	st.ids, _ = hashBufs.get()
+	st.parents, _ = hashBufs.get()
 	return st
 }
 
@@ -511,25 +505,14 @@ func (st *listState) finish(path string) *ListInfo {
 		problems[problem.MissingHeader]++
 	}
 	if len(st.parents) > 0 {
-		has := func(h uint64) bool { return slices.Contains(st.ids, h) }
-		var set *hashSet
-		if len(st.parents) > 8 {
-			set = newHashSet(st.ids)
-			has = set.has
+		// the header's id: a root (headerparent.go)
+		if n := orphans(st.ids, st.parents, st.headerHash, li.ValidHeader); n > 0 {
+			problems[problem.Orphan] += n
 		}
-		for _, p := range st.parents {
-			if !has(p) && !(li.ValidHeader && p == st.headerHash) { // the header's id: a root (headerparent.go)
-				problems[problem.Orphan]++
-			}
-		}
-		set.release()
 	}
 	for _, b := range [][]uint64{st.ids, st.parents} {
 		if cap(b) <= maxHashBuf {
-			select {
-			case hashBufs <- b[:0]:
-			default:
-			}
+			hashBufs.put(b[:0])
 		}
 	}
 	st.ids, st.parents = nil, nil
@@ -558,36 +541,65 @@ func (st *listState) finish(path string) *ListInfo {
 	return li
 }
 
+// orphans counts the parents (with repeats) that are none of ids and not
+// root (when hasRoot). Parents are few (those that are not the id of the
+// entry before): a handful are looked for in ids, more are put in a set
+// that each id marks as it is looked up there, so the table grows with
+// the parents, not with the ids (a table of the ids, fresh memory for a
+// large file, faulted in page by page).
+func orphans(ids, parents []uint64, root uint64, hasRoot bool) int {
+	n := 0
+	if len(parents) <= 8 {
+		for _, p := range parents {
+			if !slices.Contains(ids, p) && !(hasRoot && p == root) {
+				n++
+			}
+		}
+		return n
+	}
+	set := newHashSet(parents)
+	for _, h := range ids {
+		set.mark(h)
+	}
+	for _, p := range parents {
+		if !set.marked(p) && !(hasRoot && p == root) {
+			n++
+		}
+	}
+	set.release()
+	return n
+}
+
 // hashSet is a set of id hashes (open addressing, linear probing; 0 marks
-// an empty slot, so the hash 0 is kept aside): the listing's test of the
-// parents against the ids, which sorting the ids made cost more than the
-// rest of finish.
+// an empty slot, so the hash 0 is kept aside), each of them marked or not:
+// the listing's test of the parents against the ids.
 type hashSet struct {
-	tab  []uint64
-	zero bool
+	tab   []uint64
+	marks []bool // marks[k]: tab[k] is marked
+	// zero: the hash 0 is in the set; zeroMarked: and marked.
+	zero, zeroMarked bool
 }
 
 // hashSets keeps the sets' tables between files.
-var hashSets = make(chan *hashSet, 4)
+var hashSets = newLIFO[*hashSet](4)
 
 func newHashSet(hs []uint64) *hashSet {
 	n := 16
 	for n < 2*len(hs) {
 		n *= 2
 	}
-	var s *hashSet
-	select {
-	case s = <-hashSets:
-	default:
+	s, ok := hashSets.get()
+	if !ok {
 		s = &hashSet{}
 	}
-	if cap(s.tab) >= n {
-		s.tab = s.tab[:n]
+	if cap(s.tab) >= n && cap(s.marks) >= n {
+		s.tab, s.marks = s.tab[:n], s.marks[:n]
 		clear(s.tab)
+		clear(s.marks)
 	} else {
-		s.tab = make([]uint64, n)
+		s.tab, s.marks = make([]uint64, n), make([]bool, n)
 	}
-	s.zero = false
+	s.zero, s.zeroMarked = false, false
 	mask := uint64(n - 1)
 	for _, h := range hs {
 		if h == 0 {
@@ -603,17 +615,42 @@ func newHashSet(hs []uint64) *hashSet {
 	return s
 }
 
+// slot returns where h is in s's table, or -1 when it is not there (h is
+// not 0).
+func (s *hashSet) slot(h uint64) int {
+	mask := uint64(len(s.tab) - 1)
+	for k := h & mask; s.tab[k] != 0; k = (k + 1) & mask {
+		if s.tab[k] == h {
+			return int(k)
+		}
+	}
+	return -1
+}
+
+// has reports whether h is in s.
 func (s *hashSet) has(h uint64) bool {
 	if h == 0 {
 		return s.zero
 	}
-	mask := uint64(len(s.tab) - 1)
-	for k := h & mask; s.tab[k] != 0; k = (k + 1) & mask {
-		if s.tab[k] == h {
-			return true
-		}
+	return s.slot(h) >= 0
+}
+
+// mark marks h when it is in s.
+func (s *hashSet) mark(h uint64) {
+	if h == 0 {
+		s.zeroMarked = s.zero
+	} else if k := s.slot(h); k >= 0 {
+		s.marks[k] = true
 	}
-	return false
+}
+
+// marked reports whether h is in s and marked.
+func (s *hashSet) marked(h uint64) bool {
+	if h == 0 {
+		return s.zeroMarked
+	}
+	k := s.slot(h)
+	return k >= 0 && s.marks[k]
 }
 
 // release gives s's table back for the next file (s may be nil).
@@ -621,16 +658,13 @@ func (s *hashSet) release() {
 	if s == nil || cap(s.tab) > 2*maxHashBuf {
 		return
 	}
-	select {
-	case hashSets <- s:
-	default:
-	}
+	hashSets.put(s)
 }
 
 // hashBufs keeps listState's id hash slices between files: a listing
 // scans thousands, and their ids (8 bytes an entry) were grown afresh for
 // each.
-var hashBufs = make(chan []uint64, 16)
+var hashBufs = newLIFO[[]uint64](16)
 
 // maxHashBuf bounds a kept slice (a million entries).
 const maxHashBuf = 1 << 20
@@ -999,9 +1033,7 @@ func messageFactsOf(m []byte, mf [][]byte, rk uint8) msgFacts {
 }
 
 // setListFact sets lf, zero, to the listing's fact of rec (left zero for a
-// line that is not an object), given k, its keys, and ih, the batch's
-// idHashes readKeys just took rec into (a parent id equal to the id before
-// has that id's hash).
+// line that is not an object), given k, its keys (read by readKeys).
 func (ih *idHashes) setListFact(lf *listFact, rec *jsonl.Record, k *lineKeys) {
 	if rec.Kind != jsonl.Object || rec.Top == nil {
 		return
@@ -1013,8 +1045,8 @@ func (ih *idHashes) setListFact(lf *listFact, rec *jsonl.Record, k *lineKeys) {
 	if p := k.pRaw; k.pPlain && len(p) > 2 || !k.pPlain && jsonl.Truthy(p) {
 		flags |= lfParent
 		switch {
-		case ih.prevID != nil && bytes.Equal(p, ih.prevID):
-			lf.parent = ih.prevH // the usual chain: the same bytes, the same hash
+		case k.pPrev:
+			lf.parent = k.pH // the usual chain: the same bytes, the same hash
 		case k.pPlain:
 			lf.parent = tree.HashString(unsafe.String(&p[1], len(p)-2)) // idHash's
 		default:

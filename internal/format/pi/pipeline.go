@@ -157,12 +157,19 @@ type idHashes struct {
 	idAt []uint32
 	ids  []byte
 	// lastID is the raw id of the last record of the batch that had one,
-	// lastH its hash; prevID and prevH those of the one before: a parent
-	// id with prevID's bytes has its hash (listFactOf), without hashing.
-	lastID, prevID []byte
-	lastH, prevH   uint64
-	// roles caches the kinds of message roles (kindOf takes a lock).
+	// lastH its hash and lastPlain whether it is a plain string: a parent
+	// id with lastID's bytes has its hash and is as plain (readKeys),
+	// without reading it again.
+	lastID    []byte
+	lastH     uint64
+	lastPlain bool
+	// roles caches the kinds of message roles (kindOf takes a lock), and
+	// known those of the roles lineKeys.rk names.
 	roles [4]roleKind
+	known [4]struct {
+		kind uint16
+		ok   bool
+	}
 	// facts is check's facts of the batch (checkfacts.go: its Inspect
 	// calls hashIDs too, so that a checked file is indexed as fast).
 	facts *factStore
@@ -174,7 +181,7 @@ type idHashes struct {
 // reset empties ih for a batch (or a file) to come.
 func (ih *idHashes) reset() {
 	ih.h, ih.msg, ih.idAt, ih.ids, ih.lf = ih.h[:0], ih.msg[:0], ih.idAt[:0], ih.ids[:0], ih.lf[:0]
-	ih.lastID, ih.prevID = nil, nil // they point into the chunk of the batch
+	ih.lastID = nil // it points into the chunk of the batch
 }
 
 // idsOf returns the id and parent id (empty when none) of record i, whose
@@ -254,6 +261,10 @@ type lineKeys struct {
 	// (word: nil when absent or not a string).
 	role []byte
 	h    uint64 // the hash of the id, as take reads it (noIDHash: none)
+	// pH is the hash of the parent id when pPrev: it is spelled as the
+	// id of the line before that had one.
+	pH    uint64
+	pPrev bool
 	// exactMsg: the type is spelled "message"; isMsg: its value is
 	// "message" (spelled so or with escapes).
 	exactMsg, isMsg bool
@@ -283,6 +294,15 @@ func (ih *idHashes) readKeys(rec *jsonl.Record, k *lineKeys) {
 	} else if len(t) > len(`"message"`) {
 		k.isMsg = string(word(t)) == "message"
 	}
+	if raw := top[capParent]; raw != nil {
+		k.pRaw = raw
+		if ih.lastID != nil && string(raw) == string(ih.lastID) {
+			// the usual chain: the same bytes, the same hash
+			k.pPlain, k.pH, k.pPrev = ih.lastPlain, ih.lastH, true
+		} else {
+			k.pPlain = plainString(raw)
+		}
+	}
 	k.h = noIDHash
 	if raw := top[capID]; raw != nil {
 		k.idRaw = raw
@@ -291,13 +311,22 @@ func (ih *idHashes) readKeys(rec *jsonl.Record, k *lineKeys) {
 		} else {
 			k.h = tree.HashString(rawKeyView(raw))
 		}
-		ih.prevID, ih.prevH, ih.lastID, ih.lastH = ih.lastID, ih.lastH, raw, k.h
-	}
-	if raw := top[capParent]; raw != nil {
-		k.pRaw, k.pPlain = raw, plainString(raw)
+		ih.lastID, ih.lastH, ih.lastPlain = raw, k.h, k.idPlain
 	}
 	if len(rec.Sub) > 0 {
 		if raw := rec.Sub[0]; raw != nil {
+			switch string(raw) {
+			case `"user"`:
+				k.rk = roleUser
+			case `"assistant"`:
+				k.rk = roleAssistant
+			case `"toolResult"`:
+				k.rk = roleToolResult
+			}
+			if k.rk != roleOther {
+				k.role, k.rolePlain = raw[1:len(raw)-1], true
+				return
+			}
 			if k.rolePlain = plainString(raw); k.rolePlain {
 				k.role = raw[1 : len(raw)-1]
 			} else {
@@ -346,6 +375,13 @@ func (ih *idHashes) digest(rec *jsonl.Record, k *lineKeys) uint32 {
 		return 0
 	}
 	role := k.role
+	if k.rk != roleOther { // its value is the role rk names
+		c := &ih.known[k.rk]
+		if !c.ok {
+			c.kind, c.ok = kindOf("message", string(role)), true
+		}
+		return d | uint32(c.kind)
+	}
 	c := &ih.roles[len(role)&3]
 	if !c.ok || c.role != string(role) {
 		*c = roleKind{string(role), kindOf("message", string(role)), true}
@@ -475,6 +511,16 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 		// read it back): capture of it only what the index reads, the
 		// leading members of checkCaptured, which are captured's.
 		po.LongTop, po.LongSub = len(captured.Top), len(captured.SubKeys)
+	}
+	if st := rd.list; st != nil {
+		// An id hash an entry, about 1 KB an entry in real sessions (as
+		// newReader sizes the index): one slice made at the size, not
+		// grown to it copy after copy. At most 64Ki entries (512 KiB) are
+		// made ahead: a file of a few huge lines has few entries, and its
+		// slice is kept for the next files (hashBufs).
+		if n := int(min(rd.sizeHint/1024, 1<<16)); cap(st.ids) < n {
+			st.ids = make([]uint64, 0, n)
+		}
 	}
 	defer func() { rd.idHashOK = false }()
 	err := jsonl.ReadParallel(r, po, func(b *jsonl.Batch) error {
