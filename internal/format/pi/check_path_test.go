@@ -25,7 +25,7 @@ import (
 // the assistant message before them, ids repeat seldom (40 of them); with
 // sparse, results are left out more often than not, among many ids, some
 // of one byte or none.
-func randomPathSession(t *testing.T, r *rand.Rand, n int, tidy, sparse bool) string {
+func randomPathSession(t testing.TB, r *rand.Rand, n int, tidy, sparse bool) string {
 	var b strings.Builder
 	b.WriteString(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x"}` + "\n")
 	pool := 6
@@ -129,7 +129,7 @@ func randomPathSession(t *testing.T, r *rand.Rand, n int, tidy, sparse bool) str
 
 // oraclePathProblems is pathProblems as first written: the path from
 // Index.Path, the facts from the path's lines, tool call ids in a map.
-func oraclePathProblems(t *testing.T, f *File) []problem.Problem {
+func oraclePathProblems(t testing.TB, f *File) []problem.Problem {
 	leaf := f.Index.Last()
 	if leaf == tree.None {
 		return nil
@@ -395,4 +395,47 @@ func TestCallPairsListedSameAsHashed(t *testing.T) {
 		t.Fatalf("not every way taken: %v", modes)
 	}
 	t.Log(modes)
+}
+
+// FuzzPathProblems: on any file, the path rules (read from the parallel
+// pass's facts, as list and check read them) give what the rules as first
+// written give, and CountMessages, which shares their path, the number of
+// messages Transcript streams.
+func FuzzPathProblems(f *testing.F) {
+	r := rand.New(rand.NewSource(1))
+	for k := range 6 {
+		b, err := os.ReadFile(randomPathSession(f, r, 5+k*4, k%2 == 1, k == 5))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x"}` + "\n" +
+		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"n"}]}}` + "\n" +
+		`{"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"toolResult","toolCallId":"c","content":[]}}` + "\n"))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(dir, "s.jsonl")
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s, _, err := OpenForList(sessfmt.Ref{Format: "pi", Path: p}, p)
+		if err != nil {
+			return
+		}
+		defer s.DoneListing()
+		f := s.File
+		if f.HeaderErr != nil || f.Legacy != nil {
+			return
+		}
+		if want, got := oraclePathProblems(t, f), f.pathProblems(); !reflect.DeepEqual(want, got) {
+			t.Fatalf("problems differ:\noracle: %+v\ngot:    %+v", want, got)
+		}
+		var want countSink
+		errT := s.Transcript(sessfmt.ContextOptions{}, &want)
+		got, errC := s.CountMessages()
+		if (errT == nil) != (errC == nil) || errT == nil && got != int(want) {
+			t.Fatalf("CountMessages %d (%v), Transcript %d (%v)", got, errC, int(want), errT)
+		}
+	})
 }
