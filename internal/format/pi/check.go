@@ -482,7 +482,7 @@ func getPathScratch(calls, entries int) *pathScratch {
 }
 
 func putPathScratch(sc *pathScratch) {
-	if cap(sc.calls.ids.slots) > 2*maxPooledPath || cap(sc.calls.occ) > 4*maxPooledPath || cap(sc.posOf) > 16*maxPooledPath || cap(sc.need) > 16*maxPooledPath {
+	if cap(sc.calls.ids.slots) > 2*maxPooledPath || cap(sc.calls.occ) > 2*maxPooledPath || cap(sc.posOf) > 16*maxPooledPath || cap(sc.need) > 16*maxPooledPath {
 		return
 	}
 	if sc.posSet {
