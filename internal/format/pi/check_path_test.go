@@ -439,3 +439,33 @@ func FuzzPathProblems(f *testing.F) {
 		}
 	})
 }
+
+// TestKindClass: an entry's class bits say what its type and role say.
+func TestKindClass(t *testing.T) {
+	types := []string{"", "message", "compaction", "custom_message", "branch_summary", "context_edit", "label", "Message", "compaction "}
+	roles := []string{"", "user", "assistant", "toolResult", "system", "bashExecution", "Assistant"}
+	for _, typ := range types {
+		for _, role := range roles {
+			e := newEntry(0, 0, kindOf(typ, role), 0)
+			c := kindClass(kindTable(), &e)
+			want := map[uint8]bool{
+				kcMessage:       typ == "message",
+				kcCompaction:    typ == "compaction",
+				kcCustomMessage: typ == "custom_message",
+				kcBranchSummary: typ == "branch_summary",
+				kcContextEdit:   typ == "context_edit",
+				kcSystem:        typ == "message" && role == "system",
+				kcAssistant:     typ == "message" && role == "assistant",
+				kcToolResult:    typ == "message" && role == "toolResult",
+			}
+			for bit, w := range want {
+				if (c&bit != 0) != w {
+					t.Errorf("(%q, %q): class %08b, bit %08b should be %v", typ, role, c, bit, w)
+				}
+			}
+			if e.Type() != typ || e.Role() != role {
+				t.Errorf("(%q, %q) reads back as (%q, %q)", typ, role, e.Type(), e.Role())
+			}
+		}
+	}
+}
