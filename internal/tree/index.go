@@ -24,6 +24,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -86,8 +87,10 @@ type Index struct {
 	cycles  [][]int
 	inCycle []bool
 	// spareRows holds, after Reset, the child rows of the index before
-	// (childStart, childList), for Finish to reuse.
+	// (childStart, childList), for children to reuse.
 	spareRows [2][]int32
+	// kids lists the children when first asked for (children).
+	kids sync.Once
 }
 
 type orphan struct {
@@ -299,8 +302,9 @@ func (x *Index) Grow(n int) {
 	}
 }
 
-// Finish resolves parents, children and cycles. Call it once after the last
-// Add; later calls do nothing.
+// Finish resolves parents and cycles. Call it once after the last Add;
+// later calls do nothing. The children are listed when first asked for
+// (Children, Leaves): a listing, which never asks, does not build them.
 //
 // Building it needs, besides the finished index, one byte per entry for a
 // moment (the cycle walk's state).
@@ -309,17 +313,6 @@ func (x *Index) Finish() {
 		return
 	}
 	n := len(x.ids)
-	// Children in compressed rows without a separate fill array: s[p+2]
-	// counts p's children, the prefix sums make s[p+1] the start of p's row,
-	// and placing each child advances s[p+1] to the start of row p+1, so that
-	// afterwards s[k] is the start of row k. File order is kept because i grows.
-	s := x.spareRows[0]
-	if cap(s) >= n+2 {
-		s = s[:n+2]
-		clear(s)
-	} else {
-		s = make([]int32, n+2)
-	}
 	later := false // a parent at or after its child (self-parents included)
 	for i := range n {
 		if !x.HasParent(i) {
@@ -336,33 +329,10 @@ func (x *Index) Finish() {
 			x.orphans = append(x.orphans, orphan{int32(i), h})
 		}
 		x.par[i] = p
-		if p != None {
-			if int(p) >= i {
-				later = true
-			}
-			if int(p) != i {
-				s[p+2]++
-			}
+		if p >= int32(i) {
+			later = true
 		}
 	}
-	for i := 2; i < len(s); i++ {
-		s[i] += s[i-1]
-	}
-	if cl := x.spareRows[1]; cap(cl) >= int(s[n+1]) {
-		x.childList = cl[:s[n+1]] // every slot is written below
-	} else {
-		x.childList = make([]int32, s[n+1])
-	}
-	x.spareRows = [2][]int32{}
-	for i := range n {
-		p := x.par[i]
-		if p == None || int(p) == i {
-			continue
-		}
-		x.childList[s[p+1]] = int32(i)
-		s[p+1]++
-	}
-	x.childStart = s[: n+1 : n+1]
 	x.ordered = !later
 	if x.ordered {
 		// Every walk goes to smaller nodes and ends: no cycle.
@@ -371,6 +341,51 @@ func (x *Index) Finish() {
 		x.findCycles()
 	}
 	x.finished = true
+}
+
+// children lists the children of every node (childStart, childList), once.
+func (x *Index) children() {
+	if !x.finished {
+		return // as before Finish: no rows
+	}
+	x.kids.Do(func() {
+		n := len(x.ids)
+		// Children in compressed rows without a separate fill array:
+		// s[p+2] counts p's children, the prefix sums make s[p+1] the
+		// start of p's row, and placing each child advances s[p+1] to
+		// the start of row p+1, so that afterwards s[k] is the start of
+		// row k. File order is kept because i grows.
+		s := x.spareRows[0]
+		if cap(s) >= n+2 {
+			s = s[:n+2]
+			clear(s)
+		} else {
+			s = make([]int32, n+2)
+		}
+		for i := range n {
+			if p := x.par[i]; p != None && int(p) != i {
+				s[p+2]++
+			}
+		}
+		for i := 2; i < len(s); i++ {
+			s[i] += s[i-1]
+		}
+		if cl := x.spareRows[1]; cap(cl) >= int(s[n+1]) {
+			x.childList = cl[:s[n+1]] // every slot is written below
+		} else {
+			x.childList = make([]int32, s[n+1])
+		}
+		x.spareRows = [2][]int32{}
+		for i := range n {
+			p := x.par[i]
+			if p == None || int(p) == i {
+				continue
+			}
+			x.childList[s[p+1]] = int32(i)
+			s[p+1]++
+		}
+		x.childStart = s[: n+1 : n+1]
+	})
 }
 
 // Len is the number of entries.
@@ -434,6 +449,7 @@ func (x *Index) Parent(i int) int {
 
 // Children returns the children of i in file order (do not modify).
 func (x *Index) Children(i int) []int32 {
+	x.children()
 	return x.childList[x.childStart[i]:x.childStart[i+1]]
 }
 
@@ -511,6 +527,7 @@ func (x *Index) Shadowed(i int) bool {
 
 // Leaves returns the nodes without children, in file order.
 func (x *Index) Leaves() []int {
+	x.children()
 	var out []int
 	for i := range x.ids {
 		if x.childStart[i] == x.childStart[i+1] {

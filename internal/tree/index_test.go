@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -449,5 +450,35 @@ func TestAddHashedSameAsAdd(t *testing.T) {
 	}
 	if n, ok := b.Lookup("b"); !ok || n != 3 {
 		t.Fatalf("Lookup(b) = %d, %v", n, ok)
+	}
+}
+
+// TestChildrenLazy: the children are listed when first asked for, by
+// Children or Leaves, from any number of goroutines at once, and an index
+// Reset before or after that lists the next file's right.
+func TestChildrenLazy(t *testing.T) {
+	spec := "r a<r b<a c<a d<r e<zz f<e"
+	for _, ask := range []bool{false, true} {
+		x := build(t, LastWins, "r a<r b<a a<b x<a y<x")
+		if ask {
+			var wg sync.WaitGroup
+			for range 4 {
+				wg.Add(1)
+				go func() { defer wg.Done(); _ = x.Children(0) }()
+			}
+			wg.Wait()
+			assert.Equal(t, []int32{1}, x.Children(0))
+		}
+		x.Reset(LastWins, 8)
+		for _, f := range strings.Fields(spec) {
+			id, parent, _ := strings.Cut(f, "<")
+			x.Add(Node{ID: id, Parent: parent})
+		}
+		x.Finish()
+		assert.Equal(t, []int{2, 3, 4, 6}, x.Leaves(), "asked before Reset: %v", ask)
+		assert.Equal(t, []int32{1, 4}, x.Children(0))
+		assert.Equal(t, []int32{2, 3}, x.Children(1))
+		assert.Equal(t, []int32{6}, x.Children(5))
+		assert.Empty(t, x.Children(6))
 	}
 }

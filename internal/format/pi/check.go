@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -165,9 +166,9 @@ func (f *File) pathProblems() []problem.Problem {
 // before them (last), so the calls are first only listed (occ, one per
 // call, with result set when a result answers it): no id is hashed, and a
 // large file's table of ids, whose every probe missed the cache, is not
-// made. The first result that answers none of last's calls, or more than
-// maxUnanswered unanswered ids at the end, turns the list into the table
-// of records by id (hash) and the rest goes by id.
+// made. The first result that answers none of last's calls, or many
+// unanswered calls at the end (see maxUnanswered), turns the list into
+// the table of records by id (hash) and the rest goes by id.
 type callPairs struct {
 	occ    []pathID
 	last   []int32 // occ (hashed: ids.recs) indexes of the last assistant message's calls
@@ -177,9 +178,9 @@ type callPairs struct {
 	hint   int     // the calls expected, to size ids
 }
 
-// maxUnanswered is how many distinct unanswered ids unanswered settles
-// from the list (a scan of it per id) before it hashes them all.
-const maxUnanswered = 8
+// maxUnanswered: unanswered settles up to this many unanswered calls,
+// or a sixteenth of all calls, from the list; more are hashed.
+const maxUnanswered = 64
 
 // reset empties p for a file of about calls tool calls.
 func (p *callPairs) reset(calls int) {
@@ -262,67 +263,87 @@ func (p *callPairs) hash() {
 // answered and whose last call was not dropped, in the order of their
 // first call.
 func (p *callPairs) unanswered(fn func(c *pathID)) {
+	if !p.hashed && !p.unansweredListed(fn) {
+		p.hash()
+	}
 	if !p.hashed {
-		// Only an id with an unanswered call can be unanswered: settle
-		// those few from the list.
-		var u [maxUnanswered]pathID // the record of each (first: its first call)
-		var first [maxUnanswered]int
-		n := 0
-	scan:
-		for k := range p.occ {
-			o := &p.occ[k]
-			if o.result {
-				continue
-			}
-			for j := range n {
-				if u[j].id == o.id {
-					continue scan
-				}
-			}
-			if n == maxUnanswered {
-				p.hash()
-				p.unanswered(fn)
-				return
-			}
-			u[n].id = o.id
-			n++
-		}
-		if n == 0 {
-			return
-		}
-		for j := range n {
-			first[j] = -1
-		}
-		for k := range p.occ {
-			o := &p.occ[k]
-			for j := range n {
-				if u[j].id == o.id {
-					if first[j] < 0 {
-						first[j] = k
-					}
-					u[j].line, u[j].name, u[j].dropped = o.line, o.name, o.dropped
-					u[j].result = u[j].result || o.result
-					break
-				}
-			}
-		}
-		// in the order of their first call
-		idx := make([]int, n)
-		for j := range idx {
-			idx[j] = j
-		}
-		sort.Slice(idx, func(a, b int) bool { return first[idx[a]] < first[idx[b]] })
-		for _, j := range idx {
-			if c := &u[j]; !c.result && !c.dropped {
-				fn(c)
-			}
-		}
 		return
 	}
 	for _, k := range p.order {
 		if c := &p.ids.recs[k]; !c.result && !c.dropped {
 			fn(c)
 		}
+	}
+}
+
+// unansweredListed is unanswered from the list of calls: only an id with
+// an unanswered call can be unanswered, and agents leave few (an aborted
+// turn's), so their records are made by a scan of the list, each call's
+// id looked for among those few (sorted) after a filter by its last two
+// bytes, not by a table of every id. false: too many to be worth it, or
+// the list is hashed already.
+func (p *callPairs) unansweredListed(fn func(c *pathID)) bool {
+	var u []pathID // the records of the ids with an unanswered call
+	for k := range p.occ {
+		if o := &p.occ[k]; !o.result {
+			u = append(u, pathID{id: o.id})
+		}
+	}
+	if len(u) == 0 {
+		return true
+	}
+	if len(u) > maxUnanswered && len(u) > len(p.occ)/16 {
+		return false
+	}
+	sort.Slice(u, func(a, b int) bool { return u[a].id < u[b].id })
+	u = slices.CompactFunc(u, func(a, b pathID) bool { return a.id == b.id })
+	var bloom [1 << 10]uint64 // one bit per last-two-bytes value
+	for k := range u {
+		h := tail16(u[k].id)
+		bloom[h>>6] |= 1 << (h & 63)
+	}
+	first := make([]int, len(u))
+	for j := range first {
+		first[j] = -1
+	}
+	for k := range p.occ {
+		o := &p.occ[k]
+		if h := tail16(o.id); bloom[h>>6]&(1<<(h&63)) == 0 {
+			continue
+		}
+		j, ok := slices.BinarySearchFunc(u, o.id, func(r pathID, id string) int { return strings.Compare(r.id, id) })
+		if !ok {
+			continue
+		}
+		c := &u[j]
+		if first[j] < 0 {
+			first[j] = k
+		}
+		c.line, c.name, c.dropped = o.line, o.name, o.dropped
+		c.result = c.result || o.result
+	}
+	idx := make([]int, len(u))
+	for j := range idx {
+		idx[j] = j
+	}
+	sort.Slice(idx, func(a, b int) bool { return first[idx[a]] < first[idx[b]] })
+	for _, j := range idx {
+		if c := &u[j]; !c.result && !c.dropped {
+			fn(c)
+		}
+	}
+	return true
+}
+
+// tail16 is the last two bytes of id (unanswered's filter).
+func tail16(id string) uint16 {
+	switch n := len(id); n {
+	case 0:
+		return 0
+	case 1:
+		return uint16(id[0])
+	default:
+		return uint16(id[n-2])<<8 | uint16(id[n-1])
 	}
 }
 
@@ -461,7 +482,7 @@ func getPathScratch(calls, entries int) *pathScratch {
 }
 
 func putPathScratch(sc *pathScratch) {
-	if cap(sc.calls.ids.slots) > 2*maxPooledPath || cap(sc.calls.occ) > 4*maxPooledPath || cap(sc.posOf) > 16*maxPooledPath || cap(sc.need) > 16*maxPooledPath {
+	if cap(sc.calls.ids.slots) > 2*maxPooledPath || cap(sc.calls.occ) > 2*maxPooledPath || cap(sc.posOf) > 16*maxPooledPath || cap(sc.need) > 16*maxPooledPath {
 		return
 	}
 	if sc.posSet {

@@ -22,16 +22,26 @@ import (
 // pi's listing fails on.
 //
 // tidy sessions are as agents write them: results mostly answer a call of
-// the assistant message before them, ids repeat seldom (40 of them).
-func randomPathSession(t *testing.T, r *rand.Rand, n int, tidy bool) string {
+// the assistant message before them, ids repeat seldom (40 of them); with
+// sparse, results are left out more often than not, among many ids, some
+// of one byte or none.
+func randomPathSession(t testing.TB, r *rand.Rand, n int, tidy, sparse bool) string {
 	var b strings.Builder
 	b.WriteString(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x"}` + "\n")
 	pool := 6
 	if tidy {
 		pool = 40
 	}
+	if sparse {
+		pool = 2000
+	}
 	var pending []string // the calls of the last assistant message
-	call := func() string { return fmt.Sprintf("c%d", r.Intn(pool)) }
+	call := func() string {
+		if sparse && r.Intn(10) == 0 {
+			return fmt.Sprint(r.Intn(10))[:r.Intn(2)]
+		}
+		return fmt.Sprintf("c%d", r.Intn(pool))
+	}
 	for k := range n {
 		id := fmt.Sprintf("e%d", k)
 		parent := `null`
@@ -69,7 +79,12 @@ func randomPathSession(t *testing.T, r *rand.Rand, n int, tidy bool) string {
 			if tidy && len(pending) > 0 && r.Intn(20) != 0 {
 				cid = `"` + pending[r.Intn(len(pending))] + `"`
 			}
-			if r.Intn(15) == 0 {
+			if sparse && (len(pending) == 0 || r.Intn(3) != 0) {
+				// most calls left unanswered, without a stray result
+				fmt.Fprintf(&b, `%s"type":"message","message":{"role":"user","content":"go on"}}`, head)
+				break
+			}
+			if r.Intn(15) == 0 && !sparse {
 				cid = `7`
 			}
 			fmt.Fprintf(&b, `%s"type":"message","message":{"role":"toolResult","toolCallId":%s,"content":[]}}`, head, cid)
@@ -114,7 +129,7 @@ func randomPathSession(t *testing.T, r *rand.Rand, n int, tidy bool) string {
 
 // oraclePathProblems is pathProblems as first written: the path from
 // Index.Path, the facts from the path's lines, tool call ids in a map.
-func oraclePathProblems(t *testing.T, f *File) []problem.Problem {
+func oraclePathProblems(t testing.TB, f *File) []problem.Problem {
 	leaf := f.Index.Last()
 	if leaf == tree.None {
 		return nil
@@ -212,7 +227,11 @@ func TestPathProblemsOracle(t *testing.T) {
 	seen := map[string]int{}
 	counted := map[bool]int{}
 	for round := range 400 {
-		p := randomPathSession(t, r, 1+r.Intn(80), round%2 == 1)
+		n := 1 + r.Intn(80)
+		if round%4 == 3 {
+			n = 200 + r.Intn(400)
+		}
+		p := randomPathSession(t, r, n, round%2 == 1, round%4 == 3)
 		for _, mode := range []string{"facts", "serial", "list"} {
 			var f *File
 			var s *Session
@@ -282,7 +301,7 @@ func TestPathProblemsOracle(t *testing.T) {
 // CountMessages) share one path, which is the index's; another leaf gets
 // its own array, leaving the one returned before as it was.
 func TestActivePathShared(t *testing.T) {
-	p := randomPathSession(t, rand.New(rand.NewSource(3)), 40, true)
+	p := randomPathSession(t, rand.New(rand.NewSource(3)), 40, true, false)
 	s, _, err := OpenForList(sessfmt.Ref{Format: "pi", Path: p}, p)
 	if err != nil {
 		t.Fatal(err)
@@ -310,4 +329,143 @@ func TestActivePathShared(t *testing.T) {
 		t.Fatalf("another leaf: %v (want %v); the first path is now %v (was %v)", c, wantC, a, keep)
 	}
 	s.DoneListing()
+}
+
+// TestCallPairsListedSameAsHashed: the calls and results of random paths,
+// given to a callPairs that lists them and to one that hashes from the
+// start, give the same answers to every result and the same unanswered
+// records in the same order, whether few calls go unanswered or most do
+// (more than unanswered settles from the list).
+func TestCallPairsListedSameAsHashed(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	modes := map[string]int{}
+	for round := range 300 {
+		var listed, hashed callPairs
+		listed.reset(0)
+		hashed.reset(0)
+		hashed.hash()
+		pool := []int{5, 50, 5000}[round%3]
+		answer := []int{1, 2, 10}[r.Intn(3)] // one result in answer is given
+		msgs := 1 + r.Intn(400)
+		for m := range msgs {
+			listed.message()
+			hashed.message()
+			var ids []string
+			for range r.Intn(4) {
+				id := fmt.Sprintf("toolu_%d", r.Intn(pool))
+				if r.Intn(30) == 0 {
+					id = id[len(id)-1:]
+				}
+				ids = append(ids, id)
+				drop := r.Intn(8) == 0
+				listed.call(id, "n", m, drop)
+				hashed.call(id, "n", m, drop)
+			}
+			for _, id := range ids {
+				if r.Intn(answer) != 0 {
+					continue
+				}
+				if r.Intn(50) == 0 {
+					id = "stray" // answers no call of the message
+				}
+				if a, b := listed.result(id), hashed.result(id); a != b {
+					t.Fatalf("round %d: result(%s) %v, hashed %v", round, id, a, b)
+				}
+			}
+		}
+		wasHashed := listed.hashed
+		var got, want []pathID
+		listed.unanswered(func(c *pathID) { got = append(got, pathID{id: c.id, line: c.line, name: c.name}) })
+		hashed.unanswered(func(c *pathID) { want = append(want, pathID{id: c.id, line: c.line, name: c.name}) })
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: unanswered\n%v\nhashed\n%v", round, got, want)
+		}
+		switch {
+		case wasHashed:
+			modes["hashed at a stray result"]++
+		case listed.hashed:
+			modes["hashed for many unanswered"]++
+		case len(got) > 0:
+			modes["settled from the list"]++
+		default:
+			modes["all answered"]++
+		}
+	}
+	if len(modes) != 4 {
+		t.Fatalf("not every way taken: %v", modes)
+	}
+	t.Log(modes)
+}
+
+// FuzzPathProblems: on any file, the path rules (read from the parallel
+// pass's facts, as list and check read them) give what the rules as first
+// written give, and CountMessages, which shares their path, the number of
+// messages Transcript streams.
+func FuzzPathProblems(f *testing.F) {
+	r := rand.New(rand.NewSource(1))
+	for k := range 6 {
+		b, err := os.ReadFile(randomPathSession(f, r, 5+k*4, k%2 == 1, k == 5))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x"}` + "\n" +
+		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"n"}]}}` + "\n" +
+		`{"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"toolResult","toolCallId":"c","content":[]}}` + "\n"))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(dir, "s.jsonl")
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s, _, err := OpenForList(sessfmt.Ref{Format: "pi", Path: p}, p)
+		if err != nil {
+			return
+		}
+		defer s.DoneListing()
+		f := s.File
+		if f.HeaderErr != nil || f.Legacy != nil {
+			return
+		}
+		if want, got := oraclePathProblems(t, f), f.pathProblems(); !reflect.DeepEqual(want, got) {
+			t.Fatalf("problems differ:\noracle: %+v\ngot:    %+v", want, got)
+		}
+		var want countSink
+		errT := s.Transcript(sessfmt.ContextOptions{}, &want)
+		got, errC := s.CountMessages()
+		if (errT == nil) != (errC == nil) || errT == nil && got != int(want) {
+			t.Fatalf("CountMessages %d (%v), Transcript %d (%v)", got, errC, int(want), errT)
+		}
+	})
+}
+
+// TestKindClass: an entry's class bits say what its type and role say.
+func TestKindClass(t *testing.T) {
+	types := []string{"", "message", "compaction", "custom_message", "branch_summary", "context_edit", "label", "Message", "compaction "}
+	roles := []string{"", "user", "assistant", "toolResult", "system", "bashExecution", "Assistant"}
+	for _, typ := range types {
+		for _, role := range roles {
+			e := newEntry(0, 0, kindOf(typ, role), 0)
+			c := kindClass(kindTable(), &e)
+			want := map[uint8]bool{
+				kcMessage:       typ == "message",
+				kcCompaction:    typ == "compaction",
+				kcCustomMessage: typ == "custom_message",
+				kcBranchSummary: typ == "branch_summary",
+				kcContextEdit:   typ == "context_edit",
+				kcSystem:        typ == "message" && role == "system",
+				kcAssistant:     typ == "message" && role == "assistant",
+				kcToolResult:    typ == "message" && role == "toolResult",
+			}
+			for bit, w := range want {
+				if (c&bit != 0) != w {
+					t.Errorf("(%q, %q): class %08b, bit %08b should be %v", typ, role, c, bit, w)
+				}
+			}
+			if e.Type() != typ || e.Role() != role {
+				t.Errorf("(%q, %q) reads back as (%q, %q)", typ, role, e.Type(), e.Role())
+			}
+		}
+	}
 }
