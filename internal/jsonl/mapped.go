@@ -1,10 +1,11 @@
 package jsonl
 
 import (
-	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"runtime/debug"
 	"sync/atomic"
@@ -226,7 +227,7 @@ func (m *mapping) cut(p *pipe) error {
 			return nil
 		}
 		buf := data[pos : pos+n]
-		last := bytes.LastIndexByte(buf, '\n')
+		last := lastNewline(buf)
 		if last < 0 && n < maxSize {
 			n = min(2*n, maxSize)
 			continue
@@ -255,4 +256,42 @@ func (m *mapping) cut(p *pipe) error {
 			n = min(max(2*tail, 2*size), maxSize)
 		}
 	}
+}
+
+// lastNewline is bytes.LastIndexByte(b, '\n') (a plain loop, a byte a
+// step), eight bytes a step: the reader's cut looks back from a buffer's
+// end for the last line end, and the line cut there is as often long as
+// the buffer is wide (its mapping's cut was 0.9 % of list's samples).
+func lastNewline(b []byte) int {
+	const low7 = lsb * 0x7f
+	i := len(b)
+	for ; i >= 32; i -= 32 {
+		// x's zero bytes are the '\n' bytes of a word; nl(x) has the high
+		// bit of each of them (exactly: no borrow runs between bytes).
+		w := (*[32]byte)(b[i-32 : i])
+		x0 := binary.LittleEndian.Uint64(w[0:]) ^ (lsb * '\n')
+		x1 := binary.LittleEndian.Uint64(w[8:]) ^ (lsb * '\n')
+		x2 := binary.LittleEndian.Uint64(w[16:]) ^ (lsb * '\n')
+		x3 := binary.LittleEndian.Uint64(w[24:]) ^ (lsb * '\n')
+		y0 := (x0&low7 + low7) | x0
+		y1 := (x1&low7 + low7) | x1
+		y2 := (x2&low7 + low7) | x2
+		y3 := (x3&low7 + low7) | x3
+		if y0&y1&y2&y3|low7 != ^uint64(0) {
+			break // a '\n' in these 32 bytes: found a word at a time below
+		}
+	}
+	for ; i >= 8; i -= 8 {
+		x := binary.LittleEndian.Uint64(b[i-8:i]) ^ (lsb * '\n')
+		if y := ^((x&low7 + low7) | x | low7); y != 0 {
+			return i - 8 + (63-bits.LeadingZeros64(y))>>3
+		}
+	}
+	for i > 0 {
+		i--
+		if b[i] == '\n' {
+			return i
+		}
+	}
+	return -1
 }

@@ -361,7 +361,7 @@ func (p *pipe) readChunks(r io.Reader, cb0 *chunkBuf, n0 int) error {
 			release(cb)
 			return nil
 		}
-		last := bytes.LastIndexByte(data, '\n')
+		last := lastNewline(data)
 		if last < 0 && len(buf) < maxSize {
 			// No line end yet: read on into a larger buffer (no job
 			// holds this one: it has no complete line).
@@ -570,7 +570,6 @@ func scanJob(s *Scanner, j *pjob, o ParallelOptions, getBatch func() *Batch, inP
 // over and over).
 func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, offset int64, first bool) int {
 	pos := start
-	rec := new(Record) // one per batch: Keep's argument escapes
 	byScan := lineEndsByScan
 	for line := 1; line <= maxChunkLines && pos < len(data); line++ {
 		var raw []byte
@@ -602,15 +601,10 @@ func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, 
 				cr = true // a last line without newline (Record.Body drops its '\r' too)
 			}
 		}
-		// Zeroed, then set field by field: a composite literal is built on
-		// the stack and copied in wider words than its fields were stored
-		// in, a load the CPU cannot forward from those stores.
-		*rec = Record{}
-		rec.Line, rec.Offset, rec.Raw, rec.Newline = line, offset+int64(pos), raw, nl
-		rec.Size = rec.Len()
-		pos += int(rec.Size)
-		rec.BOM = bom
-		rec.CRLF = nl && cr
+		size := len(raw)
+		if nl {
+			size++
+		}
 		if kind == 0 {
 			body := raw
 			if bom {
@@ -621,7 +615,16 @@ func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, 
 			}
 			kind = classifyScan(s, body, nl)
 		}
-		rec.Kind = kind
+		// The record is built in its place in the batch, past b.Records
+		// (Inspect sees the batch as it was before it), every field
+		// written once (setLine): no record zeroed and then copied.
+		n := len(b.Records)
+		if n == cap(b.Records) {
+			b.Records = append(b.Records, Record{})[:n]
+		}
+		rec := &b.Records[:n+1][n]
+		setLine(rec, line, offset+int64(pos), raw, nl, int64(size), bom, nl && cr, kind)
+		pos += size
 		if kind == Object {
 			rec.Top, rec.Sub = s.Top, s.Sub
 		}
@@ -630,12 +633,26 @@ func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, 
 		}
 		if o.Keep != nil && !o.Keep(rec) {
 			rec.Raw = nil
-		} else {
+		} else if !b.inPlace && raw != nil {
 			rec.Raw = b.keep(raw)
+		} else if raw != nil {
+			rec.Raw = raw[:len(raw):len(raw)]
 		}
-		b.add(rec, s.subSlot)
+		if rec.Top != nil {
+			b.captures(rec, s.subSlot)
+		}
+		b.Records = b.Records[:n+1]
 	}
 	return pos
+}
+
+// setLine sets every field of *rec: those of a line given, the others
+// zero (rec is a reused record of a batch). TestSetLineAllFields checks
+// that it leaves none as it was.
+func setLine(rec *Record, line int, offset int64, raw []byte, nl bool, size int64, bom, crlf bool, kind Kind) {
+	rec.Line, rec.Offset, rec.Raw, rec.Newline = line, offset, raw, nl
+	rec.Kind, rec.BOM, rec.CRLF, rec.Value = kind, bom, crlf, nil
+	rec.Top, rec.Sub, rec.Size, rec.Streamed = nil, nil, size, false
 }
 
 // lineEndsByScan: scanLines lets the scan find the lines' ends (tests
@@ -647,22 +664,55 @@ var lineEndsByScan = true
 // copies.
 func (b *Batch) add(rec *Record, subSlot int) {
 	if rec.Top != nil {
-		at := len(b.slots)
-		for k, v := range rec.Top {
-			if k == subSlot && len(v) > 0 {
-				v = v[:1] // its first byte tells its kind; Sub holds what is captured of it
-			}
-			b.slots = append(b.slots, b.keep(v))
-		}
-		for _, v := range rec.Sub {
-			b.slots = append(b.slots, b.keep(v))
-		}
-		nTop, nSub := len(rec.Top), len(rec.Sub)
-		rec.Top = b.slots[at : at+nTop : at+nTop]
-		rec.Sub = b.slots[at+nTop : at+nTop+nSub : at+nTop+nSub]
+		b.captures(rec, subSlot)
 	}
 	b.Records = append(b.Records, Record{})
 	copyRecord(&b.Records[len(b.Records)-1], rec)
+}
+
+// captures copies rec's captures (rec.Top is not nil) into b.slots (of
+// the Sub member's raw value only the first byte) and points rec's Top
+// and Sub at those copies.
+func (b *Batch) captures(rec *Record, subSlot int) {
+	top, sub := rec.Top, rec.Sub
+	at := len(b.slots)
+	end := at + len(top) + len(sub)
+	if end > cap(b.slots) {
+		b.slots = append(b.slots[:cap(b.slots)], make([][]byte, end-cap(b.slots))...)
+	}
+	slots := b.slots[at:end:end]
+	dst, rest := slots[:len(top)], slots[len(top):]
+	if b.inPlace {
+		for k, v := range top {
+			if v != nil {
+				v = v[:len(v):len(v)]
+				if k == subSlot && len(v) > 0 {
+					v = v[:1:1] // its first byte tells its kind; Sub holds what is captured of it
+				}
+			}
+			dst[k] = v
+		}
+		rest = rest[:len(sub)]
+		for k, v := range sub {
+			if v != nil {
+				v = v[:len(v):len(v)]
+			}
+			rest[k] = v
+		}
+	} else {
+		for k, v := range top {
+			if k == subSlot && len(v) > 0 {
+				v = v[:1] // its first byte tells its kind; Sub holds what is captured of it
+			}
+			dst[k] = b.keep(v)
+		}
+		rest = rest[:len(sub)]
+		for k, v := range sub {
+			rest[k] = b.keep(v)
+		}
+	}
+	b.slots = b.slots[:end]
+	rec.Top, rec.Sub = dst, rest
 }
 
 // copyRecord sets *dst to *src field by field (see scanChunk: *dst = *src

@@ -98,3 +98,38 @@ func TestCopyRecordAllFields(t *testing.T) {
 		}
 	}
 }
+
+func TestSetLineAllFields(t *testing.T) {
+	typ := reflect.TypeOf(Record{})
+	for i := 0; i < typ.NumField(); i++ {
+		var rec Record
+		f := reflect.ValueOf(&rec).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint8:
+			if f.CanInt() {
+				f.SetInt(7)
+			} else {
+				f.SetUint(7)
+			}
+		case reflect.Slice:
+			f.Set(reflect.MakeSlice(f.Type(), 1, 1))
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		default:
+			t.Fatalf("field %s of kind %s: teach this test to set it", typ.Field(i).Name, f.Kind())
+		}
+		setLine(&rec, 0, 0, nil, false, 0, false, false, 0)
+		if !reflect.DeepEqual(rec, Record{}) {
+			t.Fatalf("setLine leaves %s as it was", typ.Field(i).Name)
+		}
+	}
+	var rec Record
+	raw := []byte("{}\r")
+	setLine(&rec, 3, 10, raw, true, 4, true, true, Object)
+	want := Record{Line: 3, Offset: 10, Raw: raw, Newline: true, Size: 4, BOM: true, CRLF: true, Kind: Object}
+	if !reflect.DeepEqual(rec, want) {
+		t.Fatalf("setLine: %+v, want %+v", rec, want)
+	}
+}
