@@ -515,10 +515,11 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 	if st := rd.list; st != nil {
 		// An id hash an entry, about 1 KB an entry in real sessions (as
 		// newReader sizes the index): one slice made at the size, not
-		// grown to it copy after copy. At most 64Ki entries (512 KiB) are
-		// made ahead: a file of a few huge lines has few entries, and its
-		// slice is kept for the next files (hashBufs).
-		if n := int(min(rd.sizeHint/1024, 1<<16)); cap(st.ids) < n {
+		// grown to it copy after copy (as newReader sizes the entries: a
+		// file of a few huge lines has few entries, and the pages of the
+		// slice it does not fill are never touched; reserve grows it with
+		// the entries when they are more).
+		if n := int(min(rd.sizeHint/1024, 1<<22)); cap(st.ids) < n {
 			st.ids = make([]uint64, 0, n)
 		}
 	}
