@@ -163,7 +163,21 @@ func (x *Index) AddHashed(n Node, hash uint64) int {
 	if (x.nKeys+1)*8 > len(x.tab)*7 { // growTable's test, without the call
 		x.growTable()
 	}
-	slot, tag, found := x.findHashed(n.ID, hash)
+	// findHashed, without the call
+	mask := len(x.tab) - 1
+	slot, tag := hashTag(hash, mask)
+	found := false
+	tags := x.tags[:len(x.tab)]
+	for {
+		slot &= mask
+		if t := tags[slot]; t == 0 {
+			break
+		} else if t == tag && x.ar.equal(x.ids[x.tab[slot]-1], n.ID) {
+			found = true
+			break
+		}
+		slot++
+	}
 	var h uint32
 	if found {
 		h = x.ids[x.tab[slot]-1] // share the first copy of the id
