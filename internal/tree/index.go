@@ -19,6 +19,7 @@
 package tree
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 	"iter"
 	"slices"
@@ -159,8 +160,24 @@ func HashBytes(id []byte) uint64 { return maphash.Bytes(seed, id) }
 // builds the index. A wrong h makes a wrong index.
 func (x *Index) AddHashed(n Node, hash uint64) int {
 	i := len(x.ids)
-	x.growTable()
-	slot, tag, found := x.findHashed(n.ID, hash)
+	if (x.nKeys+1)*8 > len(x.tab)*7 { // growTable's test, without the call
+		x.growTable()
+	}
+	// findHashed, without the call
+	mask := len(x.tab) - 1
+	slot, tag := hashTag(hash, mask)
+	found := false
+	tags := x.tags[:len(x.tab)]
+	for {
+		slot &= mask
+		if t := tags[slot]; t == 0 {
+			break
+		} else if t == tag && x.ar.equal(x.ids[x.tab[slot]-1], n.ID) {
+			found = true
+			break
+		}
+		slot++
+	}
 	var h uint32
 	if found {
 		h = x.ids[x.tab[slot]-1] // share the first copy of the id
@@ -175,7 +192,11 @@ func (x *Index) AddHashed(n Node, hash uint64) int {
 		x.nKeys++
 	}
 	x.ids = append(x.ids, h)
-	x.lines.add(i, n.Line)
+	if t := &x.lines; t.dense == nil && len(t.runs) > 0 && t.runs[len(t.runs)-1].delta == n.Line-int32(i) {
+		t.n = i + 1 // the run goes on (lineTable.add, without the call)
+	} else {
+		t.add(i, n.Line)
+	}
 	if i%64 == 0 {
 		x.hasPar = append(x.hasPar, 0)
 	}
@@ -183,7 +204,7 @@ func (x *Index) AddHashed(n Node, hash uint64) int {
 	if n.Parent != "" {
 		x.hasPar[i/64] |= 1 << (i % 64)
 		switch {
-		case i > 0 && x.ar.str(x.ids[i-1]) == n.Parent:
+		case i > 0 && x.ar.equal(x.ids[i-1], n.Parent):
 			ph = x.ids[i-1] // the usual chain
 		default:
 			if s, _, ok := x.find(n.Parent); ok {
@@ -722,9 +743,12 @@ func (t *lineTable) at(i int) int32 {
 // Bytes once written never change or move (a full chunk is never
 // reallocated; only the first, small chunk grows, and a grown copy keeps
 // the bytes an older view points to), so strings returned by str can share
-// them.
+// them. Every chunk is kept at its full length; fill is how much of the
+// last one is used, so that an add stores an id and a number, not a
+// slice.
 type arena struct {
 	chunks [][]byte
+	fill   int
 	big    []string
 	// spare holds full-size chunks of an arena before reset, for add.
 	spare [][]byte
@@ -733,16 +757,16 @@ type arena struct {
 // reset empties a, keeping its full-size chunks for the ids to come.
 func (a *arena) reset() {
 	for _, c := range a.chunks {
-		if cap(c) == chunkSize {
-			a.spare = append(a.spare, c[:0])
+		if len(c) == chunkSize {
+			a.spare = append(a.spare, c)
 		}
 	}
 	clear(a.chunks)
-	a.chunks, a.big = a.chunks[:0], nil
+	a.chunks, a.big, a.fill = a.chunks[:0], nil, 0
 }
 
 // newChunk is a chunk for add: a spare one when there is one, else a new
-// one of capacity n.
+// one of n bytes.
 func (a *arena) newChunk(n int) []byte {
 	if k := len(a.spare); k > 0 {
 		c := a.spare[k-1]
@@ -750,7 +774,7 @@ func (a *arena) newChunk(n int) []byte {
 		a.spare = a.spare[:k-1]
 		return c
 	}
-	return make([]byte, 0, n)
+	return make([]byte, n)
 }
 
 const (
@@ -760,13 +784,31 @@ const (
 	bigBit    = 1 << 31
 )
 
+// add stores s and returns its handle.
 func (a *arena) add(s string) uint32 {
+	need := 1 + len(s)
+	if n := len(a.chunks); n > 0 && len(s) < 255 {
+		c := a.chunks[n-1]
+		if f := a.fill; f+need <= len(c) {
+			c[f] = byte(len(s))
+			copy(c[f+1:f+need], s)
+			a.fill = f + need
+			return uint32(n-1)<<chunkBits | uint32(f)
+		}
+	}
+	return a.addSlow(s)
+}
+
+// addSlow is add when the last chunk has no room for s (or there is none,
+// or s is long).
+func (a *arena) addSlow(s string) uint32 {
 	need := 1 + len(s)
 	if len(s) < 255 {
 		n := len(a.chunks)
-		if n > 0 && len(a.chunks[n-1])+need > chunkSize {
+		if n > 0 && a.fill+need > chunkSize {
 			if n < maxChunks {
 				a.chunks = append(a.chunks, a.newChunk(chunkSize))
+				a.fill = 0
 				n++
 			} else {
 				n = -1
@@ -774,23 +816,43 @@ func (a *arena) add(s string) uint32 {
 		}
 		if n == 0 {
 			a.chunks = append(a.chunks, a.newChunk(256))
+			a.fill = 0
 			n = 1
 		}
 		if n > 0 {
 			c := a.chunks[n-1]
-			if cap(c)-len(c) < need { // only the first chunk: grow by doubling
-				nc := make([]byte, len(c), min(chunkSize, max(2*cap(c), len(c)+need)))
-				copy(nc, c)
+			if len(c)-a.fill < need { // only the first chunk: grow by doubling
+				nc := make([]byte, min(chunkSize, max(2*len(c), a.fill+need)))
+				copy(nc, c[:a.fill])
 				c = nc
+				a.chunks[n-1] = c
 			}
-			h := uint32(n-1)<<chunkBits | uint32(len(c))
-			c = append(c, byte(len(s)))
-			a.chunks[n-1] = append(c, s...)
-			return h
+			f := a.fill
+			c[f] = byte(len(s))
+			copy(c[f+1:f+need], s)
+			a.fill = f + need
+			return uint32(n-1)<<chunkBits | uint32(f)
 		}
 	}
 	a.big = append(a.big, strings.Clone(s)) // s may share a caller's buffer
 	return bigBit | uint32(len(a.big)-1)
+}
+
+// equal reports whether the id with handle h is s, as str(h) == s; an id
+// of 8 bytes (pi's) is compared as one word.
+func (a *arena) equal(h uint32, s string) bool {
+	if h&bigBit == 0 {
+		c := a.chunks[h>>chunkBits]
+		off := int(h & (chunkSize - 1))
+		if int(c[off]) != len(s) {
+			return false
+		}
+		if len(s) == 8 {
+			b := c[off+1 : off+9]
+			return binary.LittleEndian.Uint64(b) == binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+		}
+	}
+	return a.str(h) == s
 }
 
 func (a *arena) str(h uint32) string {

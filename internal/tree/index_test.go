@@ -482,3 +482,27 @@ func TestChildrenLazy(t *testing.T) {
 		assert.Empty(t, x.Children(6))
 	}
 }
+
+// TestArenaEqual: equal agrees with str(h) == s for ids of every length
+// around the one compared as a word (8 bytes), long ids and the empty one,
+// against the same id, another of its length and others of other lengths.
+func TestArenaEqual(t *testing.T) {
+	var a arena
+	var ids []string
+	for _, n := range []int{0, 1, 7, 8, 9, 16, 254, 255, 300} {
+		ids = append(ids, strings.Repeat("a", n), strings.Repeat("b", n))
+		if n > 0 {
+			ids = append(ids, strings.Repeat("a", n-1)+"c")
+		}
+	}
+	hs := make([]uint32, len(ids))
+	for i, id := range ids {
+		hs[i] = a.add(id)
+	}
+	for i, h := range hs {
+		require.Equal(t, ids[i], a.str(h))
+		for _, s := range ids {
+			assert.Equal(t, ids[i] == s, a.equal(h, s), "id %q, s %q", ids[i], s)
+		}
+	}
+}

@@ -470,11 +470,9 @@ func newReader(path string, opts Options, d Dialect) *reader {
 	var index *tree.Index
 	var entries []Entry
 	if opts.List { // the buffers of a file listed before (Session.DoneListing)
-		select {
-		case lb := <-listBufs:
+		if lb, ok := listBufs.get(); ok {
 			index, entries = lb.index, lb.entries[:0]
 			index.Reset(tree.LastWins, hint)
-		default:
 		}
 	}
 	if index == nil {
@@ -512,6 +510,11 @@ func (rd *reader) reserve(done int64) {
 	}
 	f.Entries = slices.Grow(f.Entries, more)
 	f.Index.Grow(more)
+	if st := rd.list; st != nil && cap(st.ids) < cap(f.Entries) {
+		// the listing keeps an id hash an entry (at most): sized as the
+		// entries, not doubled copy after copy
+		st.ids = slices.Grow(st.ids, cap(f.Entries)-len(st.ids))
+	}
 }
 
 // inRaw interns a raw JSON string value without allocating when it is

@@ -1,6 +1,8 @@
 package pi
 
 import (
+	"sync"
+
 	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/sessctl/sessctl/internal/tree"
 )
@@ -34,10 +36,7 @@ func (s *Session) DoneListing() {
 		f := s.File
 		f.releaseFacts()
 		if f.Index != nil && f.Index.Len() <= maxListBufEntries && cap(f.Entries) <= 2*maxListBufEntries {
-			select {
-			case listBufs <- listBuf{f.Index, f.Entries}:
-			default:
-			}
+			listBufs.put(listBuf{f.Index, f.Entries})
 		}
 		f.Index, f.Entries = nil, nil
 	}
@@ -51,7 +50,40 @@ type listBuf struct {
 	entries []Entry
 }
 
-var listBufs = make(chan listBuf, 4)
+// listBufs holds at most 4 of them. It gives back the one put last: its
+// memory (the index's table above all, which each entry reads at a random
+// place) is the likeliest to be still in the CPU's cache.
+var listBufs bufStack
+
+// bufStack is a last-in first-out pool of listBufs, safe for concurrent use.
+type bufStack struct {
+	mu    sync.Mutex
+	items [4]listBuf
+	n     int
+}
+
+// put keeps b unless the stack is full.
+func (s *bufStack) put(b listBuf) {
+	s.mu.Lock()
+	if s.n < len(s.items) {
+		s.items[s.n] = b
+		s.n++
+	}
+	s.mu.Unlock()
+}
+
+// get returns the listBuf put last, or false when there is none.
+func (s *bufStack) get() (listBuf, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n == 0 {
+		return listBuf{}, false
+	}
+	s.n--
+	b := s.items[s.n]
+	s.items[s.n] = listBuf{}
+	return b, true
+}
 
 // maxListBufEntries bounds a kept index: one grown by a huge file is left
 // to the collector.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/sessfmt"
+	"github.com/sessctl/sessctl/internal/tree"
+	"github.com/stretchr/testify/require"
 )
 
 // TestListInfoFromIndexPass: the listing summary the parallel index pass
@@ -99,4 +101,24 @@ func TestOpenForList(t *testing.T) {
 	if n < 100 {
 		t.Fatalf("only %d sessions", n)
 	}
+}
+
+// TestBufStack: listBufs gives back the buffers put last first, keeps at
+// most four and says when it has none.
+func TestBufStack(t *testing.T) {
+	var s bufStack
+	_, ok := s.get()
+	require.False(t, ok)
+	var idx [6]*tree.Index
+	for i := range idx {
+		idx[i] = tree.New(tree.LastWins, 0)
+		s.put(listBuf{index: idx[i]})
+	}
+	for i := 3; i >= 0; i-- {
+		b, ok := s.get()
+		require.True(t, ok)
+		require.Same(t, idx[i], b.index)
+	}
+	_, ok = s.get()
+	require.False(t, ok)
 }

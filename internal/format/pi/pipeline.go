@@ -449,17 +449,25 @@ func (rd *reader) takeMessage(rec *jsonl.Record, d uint32, id, parent string) {
 		id, flags = noIDKey, flagNoID
 	}
 	hasParent := d&msgParent != 0
-	rd.reserve(rec.Offset)
+	f := rd.f
+	if len(f.Entries) == cap(f.Entries) {
+		rd.reserve(rec.Offset)
+	}
 	// The entry is built after the call, in registers: built before, it
 	// was spilled field by field and reloaded in wider words, a load the
 	// store buffer cannot forward, which waits for every older store to
 	// reach the cache (the id table's, a miss).
 	e := newEntry(rec.Offset, rec.Len(), uint16(d&msgKind), flags)
 	if rd.idHashOK {
-		rd.f.addEntryHashed(e, int32(rec.Line), id, parent, hasParent, rd.idHash)
+		// addEntryHashed, without the call
+		if !hasParent {
+			parent = ""
+		}
+		f.Entries = append(f.Entries, e)
+		f.Index.AddHashed(tree.Node{ID: id, Parent: parent, HasParent: hasParent, Line: int32(rec.Line)}, rd.idHash)
 		return
 	}
-	rd.f.addEntry(e, int32(rec.Line), id, parent, hasParent)
+	f.addEntry(e, int32(rec.Line), id, parent, hasParent)
 }
 
 // restoreCaptures gives rec, an object line whose captures inspect left
@@ -515,10 +523,10 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 	if st := rd.list; st != nil {
 		// An id hash an entry, about 1 KB an entry in real sessions (as
 		// newReader sizes the index): one slice made at the size, not
-		// grown to it copy after copy. At most 64Ki entries (512 KiB) are
-		// made ahead: a file of a few huge lines has few entries, and its
-		// slice is kept for the next files (hashBufs).
-		if n := int(min(rd.sizeHint/1024, 1<<16)); cap(st.ids) < n {
+		// grown to it copy after copy. It is made as large as newReader
+		// makes the entries (at 8 bytes an entry, not 12), whose estimate
+		// it shares, and reserve grows it with them when there are more.
+		if n := int(min(rd.sizeHint/1024, 1<<22)); cap(st.ids) < n {
 			st.ids = make([]uint64, 0, n)
 		}
 	}
@@ -573,12 +581,20 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 				!(rec.Line == 1 && isObj && bytes.Equal(rec.Top[capType], typeTitle)) {
 				headerSeen = true
 			}
-			if rd.list != nil {
-				if lf != nil {
-					rd.list.pre, rd.list.preID = &lf[i], hs[i]
+			if st := rd.list; st != nil {
+				if lf != nil && lf[i].flags&lfMessage != 0 && st.headerDone && !st.broken && !st.stopped &&
+					!rec.Streamed && rec.Kind == jsonl.Object && !rec.BOM {
+					// listLine's first case, without the call
+					if !st.preMessage(&lf[i], hs[i], rec.Top, rec.Sub) {
+						st.stopped = true
+					}
+				} else {
+					if lf != nil {
+						st.pre, st.preID = &lf[i], hs[i]
+					}
+					rd.listLine(rec)
+					st.pre = nil
 				}
-				rd.listLine(rec)
-				rd.list.pre = nil
 			}
 			before := rd.f.Index.Len()
 			if fast {
