@@ -175,8 +175,10 @@ func Scan(opts Options) *Result {
 	var next, done atomic.Int64
 	total := len(todo)
 	var reg *sessfmt.Registry
+	var folders *folderMemo
 	if total > 0 {
 		reg = newRegistry(opts.Env)
+		folders = newFolderMemo()
 	}
 	// Largest first, so that no big file is left to the end, read while
 	// the other workers have nothing left to do (the small ones fill the
@@ -206,7 +208,7 @@ func Scan(opts Options) *Result {
 		var s *Session
 		var err error
 		if j.prov.InfoVerdict != nil {
-			s, err = j.prov.InfoVerdict(reg, j.path, j.st)
+			s, err = j.prov.InfoVerdict(reg, folders, j.path, j.st)
 		} else if s, err = j.prov.Info(j.path, j.st); err == nil {
 			applyVerdict(reg, s)
 		}
