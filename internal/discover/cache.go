@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"sync"
@@ -88,9 +89,6 @@ type cacheEntry struct {
 	// read from the file (nil once decoded or when put).
 	Session *Session
 	raw     []byte
-	// row is the entry's line in the file, encoded by Put (nil: write
-	// encodes it).
-	row []byte
 }
 
 // Brief is what search needs of a cached session: the id and title it
@@ -351,28 +349,18 @@ func (c *Cache) Brief(path string, st os.FileInfo, prov *Provider) (b Brief, ok 
 	return Brief{ID: e.ID, Title: e.Title, Modified: e.Modified, Sidechain: e.Sidechain}, true
 }
 
-// Put stores a summary. Its row is encoded here, not when the cache is
-// saved: the scan puts each summary from the worker that made it, so the
-// encoding runs on all CPUs instead of after the scan.
+// Put stores a summary.
 func (c *Cache) Put(path string, st os.FileInfo, prov *Provider, s *Session) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.touched[path] = true
 	if e := c.entries[path]; e.fresh(st, prov) && e.Full {
-		c.mu.Unlock()
 		return
 	}
-	c.mu.Unlock()
 	cp := *s
-	e := &cacheEntry{Size: st.Size(), MTimeNs: st.ModTime().UnixNano(), Agent: prov.Agent, Version: prov.Version,
+	c.entries[path] = &cacheEntry{Size: st.Size(), MTimeNs: st.ModTime().UnixNano(), Agent: prov.Agent, Version: prov.Version,
 		Full: true, ID: s.ID, Title: s.Title, Modified: s.Modified, Sidechain: s.Sidechain, Session: &cp}
-	var enc rowEncoder
-	if row, err := enc.row(path, e); err == nil {
-		e.row = row
-	}
-	c.mu.Lock()
-	c.entries[path] = e
 	c.dirty = true
-	c.mu.Unlock()
 }
 
 // PutBrief stores what search shows of a session it summarised with the
@@ -457,71 +445,85 @@ func (c *Cache) write(w *bufio.Writer) error {
 	sort.Strings(paths)
 	w.WriteString(cacheHeader())
 	w.WriteByte('\n')
-	var enc rowEncoder
-	for _, p := range paths {
-		e := c.entries[p]
-		row := e.row
-		if row == nil {
-			var err error
-			if row, err = enc.row(p, e); err != nil {
+	// The rows are encoded on a goroutine per CPU, each a run of them
+	// (Save runs after the scan, while list renders: the CPUs are free),
+	// and written in order.
+	parts := min(runtime.GOMAXPROCS(0), (len(paths)+255)/256)
+	if parts <= 1 {
+		if err := c.writeRows(w, paths); err != nil {
+			return err
+		}
+	} else {
+		bufs := make([]bytes.Buffer, parts)
+		errs := make([]error, parts)
+		var wg sync.WaitGroup
+		for k := range parts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				bw := bufio.NewWriterSize(&bufs[k], 64<<10)
+				errs[k] = c.writeRows(bw, paths[k*len(paths)/parts:(k+1)*len(paths)/parts])
+				bw.Flush()
+			}()
+		}
+		wg.Wait()
+		for k := range parts {
+			if errs[k] != nil {
+				return errs[k]
+			}
+			if _, err := w.Write(bufs[k].Bytes()); err != nil {
 				return err
 			}
-		}
-		if _, err := w.Write(row); err != nil {
-			return err
 		}
 	}
 	w.WriteString(`null],"count":` + strconv.Itoa(len(paths)) + "}\n")
 	return nil
 }
 
-// rowEncoder encodes cache rows.
-type rowEncoder struct {
-	buf bytes.Buffer
-	enc *json.Encoder
-}
-
-// row returns the line of entry e of path p in the file (with its ",\n").
-func (r *rowEncoder) row(p string, e *cacheEntry) ([]byte, error) {
-	if r.enc == nil {
-		r.enc = json.NewEncoder(&r.buf)
-		r.enc.SetEscapeHTML(false)
-	}
-	out := make([]byte, 0, 1024)
+// writeRows writes the rows of paths (entries of c) to w.
+func (c *Cache) writeRows(w *bufio.Writer, paths []string) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
 	encode := func(v any) error {
-		r.buf.Reset()
-		if err := r.enc.Encode(v); err != nil {
+		buf.Reset()
+		if err := enc.Encode(v); err != nil {
 			return err
 		}
-		out = append(out, bytes.TrimSuffix(r.buf.Bytes(), []byte{'\n'})...)
+		w.Write(bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}))
 		return nil
 	}
-	kind := `"b"`
-	if e.Full {
-		kind = `"f"`
-	}
-	out = append(out, "["+strconv.FormatInt(e.Size, 10)+","+strconv.FormatInt(e.MTimeNs, 10)+","+
-		strconv.Itoa(e.Version)+","+kind+","...)
-	for _, s := range []string{e.Agent, p, e.ID, e.Title} {
-		if err := encode(s); err != nil {
-			return nil, err
+	for _, p := range paths {
+		e := c.entries[p]
+		kind := `"b"`
+		if e.Full {
+			kind = `"f"`
 		}
-		out = append(out, ',')
-	}
-	if err := encode(e.Modified); err != nil {
-		return nil, err
-	}
-	out = append(out, ","+strconv.FormatBool(e.Sidechain)+","...)
-	switch {
-	case !e.Full:
-		out = append(out, "null"...)
-	case e.raw != nil:
-		out = append(out, e.raw...)
-	default:
-		if err := encode(e.Session); err != nil {
-			return nil, err
+		w.WriteString("[" + strconv.FormatInt(e.Size, 10) + "," + strconv.FormatInt(e.MTimeNs, 10) + "," +
+			strconv.Itoa(e.Version) + "," + kind + ",")
+		for _, s := range []string{e.Agent, p, e.ID, e.Title} {
+			if err := encode(s); err != nil {
+				return err
+			}
+			w.WriteByte(',')
+		}
+		if err := encode(e.Modified); err != nil {
+			return err
+		}
+		w.WriteString("," + strconv.FormatBool(e.Sidechain) + ",")
+		switch {
+		case !e.Full:
+			w.WriteString("null")
+		case e.raw != nil:
+			w.Write(e.raw)
+		default:
+			if err := encode(e.Session); err != nil {
+				return err
+			}
+		}
+		if _, err := w.WriteString("],\n"); err != nil {
+			return err
 		}
 	}
-	out = append(out, "],\n"...)
-	return out, nil
+	return nil
 }

@@ -1,8 +1,13 @@
 package discover
 
 import (
+	"bufio"
+	"bytes"
+	"sort"
+
 	"encoding/json"
 	"fmt"
+	"github.com/stretchr/testify/require"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,7 +16,7 @@ import (
 
 // TestScanSaveInBackground: a scan that writes its cache in the background
 // writes, once waited for, the same file as one that saves before it
-// returns, from rows the workers encoded (Cache.Put); a second scan takes
+// returns; a second scan takes
 // every row from it and lists the same sessions; a cache that cannot be
 // written is a warning WaitSave adds.
 func TestScanSaveInBackground(t *testing.T) {
@@ -73,4 +78,35 @@ func TestScanSaveInBackground(t *testing.T) {
 	if len(bad.Warnings) != 1 || bad.Warnings[0].Path != filepath.Join(blocked, "c.json") {
 		t.Fatalf("warnings after WaitSave: %v", bad.Warnings)
 	}
+}
+
+// TestCacheRowsEncodedInParts: a cache of many rows, encoded in runs on
+// several goroutines, is written as one writer writes it row by row.
+func TestCacheRowsEncodedInParts(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.json")
+	c := LoadCache(path)
+	for n := range 700 {
+		f, st, prov := cacheFixture(t, dir, fmt.Sprintf("s%03d.jsonl", n), fmt.Sprintf("line %d\n", n))
+		c.Put(f, st, prov, &Session{Agent: "pi", Format: "pi", ID: fmt.Sprint("id", n), Path: f, Title: fmt.Sprintf("t\t%d <&> \u2028", n),
+			ProblemCodes: map[string]int{"b": n, "a": 1}, Problems: n + 1})
+	}
+	require.NoError(t, c.Save())
+	got, err := os.ReadFile(path)
+	require.NoError(t, err)
+
+	paths := make([]string, 0, len(c.entries))
+	for p := range c.entries {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var want bytes.Buffer
+	w := bufio.NewWriter(&want)
+	w.WriteString(cacheHeader() + "\n")
+	require.NoError(t, c.writeRows(w, paths))
+	w.WriteString(`null],"count":700}` + "\n")
+	require.NoError(t, w.Flush())
+	require.Equal(t, want.String(), string(got))
+	loaded := LoadCache(path)
+	require.Len(t, loaded.entries, 700)
 }

@@ -220,9 +220,6 @@ func Scan(opts Options) *Result {
 		} else {
 			s.Root = j.root.Path
 			out[i] = s
-			if cache != nil {
-				cache.Put(j.path, j.st, j.prov, s) // encoded here, on the workers
-			}
 		}
 		n := done.Add(1)
 		if opts.Progress != nil {
@@ -274,6 +271,9 @@ func Scan(opts Options) *Result {
 	for i, s := range out {
 		if s != nil {
 			res.Sessions = append(res.Sessions, s)
+			if cache != nil {
+				cache.Put(jobs[i].path, jobs[i].st, jobs[i].prov, s)
+			}
 		} else if errs[i] != nil {
 			warn(jobs[i].path, errs[i])
 		}
