@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"sync"
@@ -444,6 +445,43 @@ func (c *Cache) write(w *bufio.Writer) error {
 	sort.Strings(paths)
 	w.WriteString(cacheHeader())
 	w.WriteByte('\n')
+	// The rows are encoded on a goroutine per CPU, each a run of them
+	// (Save runs after the scan, while list renders: the CPUs are free),
+	// and written in order.
+	parts := min(runtime.GOMAXPROCS(0), (len(paths)+255)/256)
+	if parts <= 1 {
+		if err := c.writeRows(w, paths); err != nil {
+			return err
+		}
+	} else {
+		bufs := make([]bytes.Buffer, parts)
+		errs := make([]error, parts)
+		var wg sync.WaitGroup
+		for k := range parts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				bw := bufio.NewWriterSize(&bufs[k], 64<<10)
+				errs[k] = c.writeRows(bw, paths[k*len(paths)/parts:(k+1)*len(paths)/parts])
+				bw.Flush()
+			}()
+		}
+		wg.Wait()
+		for k := range parts {
+			if errs[k] != nil {
+				return errs[k]
+			}
+			if _, err := w.Write(bufs[k].Bytes()); err != nil {
+				return err
+			}
+		}
+	}
+	w.WriteString(`null],"count":` + strconv.Itoa(len(paths)) + "}\n")
+	return nil
+}
+
+// writeRows writes the rows of paths (entries of c) to w.
+func (c *Cache) writeRows(w *bufio.Writer, paths []string) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -487,6 +525,5 @@ func (c *Cache) write(w *bufio.Writer) error {
 			return err
 		}
 	}
-	w.WriteString(`null],"count":` + strconv.Itoa(len(paths)) + "}\n")
 	return nil
 }

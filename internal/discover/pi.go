@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sessctl/sessctl/internal/format/pi"
@@ -69,7 +70,7 @@ func piInfo(agent string) func(string, os.FileInfo) (*Session, error) {
 		if err != nil {
 			return nil, err
 		}
-		return piSession(agent, path, st, li), nil
+		return piSession(agent, path, st, li, nil), nil
 	}
 }
 
@@ -84,10 +85,15 @@ func piInfo(agent string) func(string, os.FileInfo) (*Session, error) {
 // registry is not asked, so the file is not opened and its head read a
 // second time to sniff it. Otherwise the registry resolves the path as
 // before, and a "pi" answer takes the session already read.
-func piInfoVerdict(agent string) func(*sessfmt.Registry, string, os.FileInfo) (*Session, error) {
+//
+// The session is opened under the agent it is listed under (the Ref's
+// Agent), so that it does not look for an OpenClaw sessions.json beside
+// every file to name it: it serves only its verdict, which does not read
+// the agent.
+func piInfoVerdict(agent string) func(*sessfmt.Registry, *folderMemo, string, os.FileInfo) (*Session, error) {
 	info := piInfo(agent)
-	return func(reg *sessfmt.Registry, path string, st os.FileInfo) (*Session, error) {
-		sess, li, err := pi.OpenForList(sessfmt.Ref{Format: "pi", Path: path}, path)
+	return func(reg *sessfmt.Registry, folders *folderMemo, path string, st os.FileInfo) (*Session, error) {
+		sess, li, err := pi.OpenForList(sessfmt.Ref{Format: "pi", Agent: agent, Path: path}, path)
 		opened := err == nil
 		isPi := opened && li != nil && headerSaysPi(reg, path, li.FirstLine())
 		if !isPi {
@@ -101,7 +107,7 @@ func piInfoVerdict(agent string) func(*sessfmt.Registry, string, os.FileInfo) (*
 			if li.Modified.IsZero() {
 				li.Modified = st.ModTime()
 			}
-			s := piSession(agent, path, st, li)
+			s := piSession(agent, path, st, li, folders)
 			verdict(sess, s)
 			sess.DoneListing()
 			return s, nil
@@ -178,8 +184,10 @@ func piHeaderLine(line1 []byte) bool {
 	return err == nil && session && idStr
 }
 
-// piSession is the listed row of a pi-family file from its summary.
-func piSession(agent, path string, st os.FileInfo, li *pi.ListInfo) *Session {
+// piSession is the listed row of a pi-family file from its summary;
+// folders (nil: none) remembers for the scan which folders are a session's
+// subagent folder.
+func piSession(agent, path string, st os.FileInfo, li *pi.ListInfo, folders *folderMemo) *Session {
 	s := &Session{
 		Agent: agent, Format: "pi", Dialect: string(li.Dialect), ID: piID(path, li), Path: path,
 		Cwd: li.Cwd, FirstMessage: li.FirstMessage, Messages: li.Messages, Entries: li.Entries,
@@ -205,12 +213,45 @@ func piSession(agent, path string, st os.FileInfo, li *pi.ListInfo) *Session {
 	s.Modified = s.Modified.UTC().Truncate(time.Millisecond)
 	// A nested transcript <dir>/<x>.jsonl whose <dir>.jsonl is a
 	// session file is a subagent of that session (oh-my-pi).
-	if parent := filepath.Dir(path) + ".jsonl"; parent != ".jsonl" {
-		if pst, err := os.Stat(parent); err == nil && pst.Mode().IsRegular() {
-			s.SubagentOf = parent
+	if dir := filepath.Dir(path); dir != "" {
+		if folders.subagentFolder(dir) {
+			s.SubagentOf = dir + ".jsonl"
 		}
 	}
 	return s
+}
+
+// folderMemo remembers, for one scan, what is learnt of a folder by a stat
+// (most folders hold many sessions): whether <dir>.jsonl is a regular file.
+// A nil memo remembers nothing.
+type folderMemo struct {
+	mu       sync.Mutex
+	subagent map[string]bool
+}
+
+func newFolderMemo() *folderMemo { return &folderMemo{subagent: map[string]bool{}} }
+
+// subagentFolder reports whether dir + ".jsonl" is a regular file (a
+// session whose nested transcripts dir holds).
+func (m *folderMemo) subagentFolder(dir string) bool {
+	if m == nil {
+		return isRegular(dir + ".jsonl")
+	}
+	m.mu.Lock()
+	v, ok := m.subagent[dir]
+	m.mu.Unlock()
+	if !ok {
+		v = isRegular(dir + ".jsonl")
+		m.mu.Lock()
+		m.subagent[dir] = v
+		m.mu.Unlock()
+	}
+	return v
+}
+
+func isRegular(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // walkJSONL returns the *.jsonl files below root, at most depth folders

@@ -46,7 +46,7 @@ func oldPiInfoVerdict(agent string) func(*sessfmt.Registry, string, os.FileInfo)
 				if li.Modified.IsZero() {
 					li.Modified = st.ModTime()
 				}
-				s := piSession(agent, path, st, li)
+				s := piSession(agent, path, st, li, nil)
 				verdict(sess, s)
 				return s, nil
 			}
@@ -87,7 +87,7 @@ func TestHeaderSaysPiAgreesWithResolve(t *testing.T) {
 		}
 		for _, agent := range []string{"pi", "omp", "xcsh"} {
 			a, aerr := oldPiInfoVerdict(agent)(reg, path, st)
-			b, berr := piInfoVerdict(agent)(reg, path, st)
+			b, berr := piInfoVerdict(agent)(reg, nil, path, st)
 			if (aerr == nil) != (berr == nil) || aerr != nil && aerr.Error() != berr.Error() {
 				t.Errorf("%s as %s: error %v, was %v", path, agent, berr, aerr)
 				continue

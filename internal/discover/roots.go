@@ -109,8 +109,9 @@ type Provider struct {
 	// Info summarises one file. path is the file; st is its stat.
 	Info func(path string, st os.FileInfo) (*Session, error)
 	// InfoVerdict, when set, is Info followed by applyVerdict in one read
-	// of the file where it can (pi family: OpenForList).
-	InfoVerdict func(reg *sessfmt.Registry, path string, st os.FileInfo) (*Session, error)
+	// of the file where it can (pi family: OpenForList). folders is the
+	// scan's memo of folder facts (nil: none).
+	InfoVerdict func(reg *sessfmt.Registry, folders *folderMemo, path string, st os.FileInfo) (*Session, error)
 	// Version is bumped when Info's results change for the same bytes
 	// (it is part of the cache key).
 	Version int

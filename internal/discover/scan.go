@@ -29,6 +29,11 @@ type Options struct {
 	// Progress, when set, is called from time to time with the number of
 	// files done and the total (it must be cheap and goroutine-safe).
 	Progress func(done, total int)
+	// SaveInBackground: Scan returns while the cache is still being
+	// written (and synced); the caller must call Result.WaitSave before it
+	// exits and before it reads Result.Warnings. list renders its rows
+	// meanwhile.
+	SaveInBackground bool
 }
 
 // Warning is something that went wrong with one path; the scan goes on.
@@ -46,6 +51,25 @@ type Result struct {
 	Warnings []Warning
 	// Read and Cached count the files summarised from disk and from the cache.
 	Read, Cached int
+	// saving is closed when the cache written in the background
+	// (Options.SaveInBackground) is saved; saveWarn is its warning.
+	saving   chan struct{}
+	saveWarn *Warning
+}
+
+// WaitSave waits for the cache Scan writes in the background
+// (Options.SaveInBackground), then adds its warning, if any, to Warnings.
+// It does nothing otherwise, or when called again.
+func (r *Result) WaitSave() {
+	if r.saving == nil {
+		return
+	}
+	<-r.saving
+	r.saving = nil
+	if r.saveWarn != nil {
+		r.Warnings = append(r.Warnings, *r.saveWarn)
+		r.saveWarn = nil
+	}
 }
 
 type job struct {
@@ -151,8 +175,10 @@ func Scan(opts Options) *Result {
 	var next, done atomic.Int64
 	total := len(todo)
 	var reg *sessfmt.Registry
+	var folders *folderMemo
 	if total > 0 {
 		reg = newRegistry(opts.Env)
+		folders = newFolderMemo()
 	}
 	// Largest first, so that no big file is left to the end, read while
 	// the other workers have nothing left to do (the small ones fill the
@@ -182,7 +208,7 @@ func Scan(opts Options) *Result {
 		var s *Session
 		var err error
 		if j.prov.InfoVerdict != nil {
-			s, err = j.prov.InfoVerdict(reg, j.path, j.st)
+			s, err = j.prov.InfoVerdict(reg, folders, j.path, j.st)
 		} else if s, err = j.prov.Info(j.path, j.st); err == nil {
 			applyVerdict(reg, s)
 		}
@@ -260,7 +286,15 @@ func Scan(opts Options) *Result {
 		// Keep what other agents' scans cached; drop vanished files of
 		// the agents scanned now.
 		cache.Finish(scanned)
-		if err := cache.Save(); err != nil {
+		if opts.SaveInBackground {
+			res.saving = make(chan struct{})
+			go func() {
+				defer close(res.saving)
+				if err := cache.Save(); err != nil {
+					res.saveWarn = &Warning{Path: opts.Cache, Err: fmt.Errorf("cannot write the list cache: %w", err)}
+				}
+			}()
+		} else if err := cache.Save(); err != nil {
 			warn(opts.Cache, fmt.Errorf("cannot write the list cache: %w", err))
 		}
 	}

@@ -4,6 +4,7 @@ package list
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -135,32 +136,49 @@ func Run(opts *Options) error {
 		return err
 	}
 	sopts.Agents = opts.Agents
+	// The cache is written while the rows are rendered (into a buffer when
+	// stdout is no terminal): the warnings come first, as ever.
+	sopts.SaveInBackground = true
 	stop := startProgress(opts.IO, &sopts)
 	res := discover.ScanAll(sopts)
 	stop()
-	for _, w := range res.Warnings {
-		fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s\n", render.EscapeLine(w.Error()))
+	defer res.WaitSave()
+	warnings := func() {
+		res.WaitSave()
+		for _, w := range res.Warnings {
+			fmt.Fprintf(opts.IO.ErrOut, "sessctl: %s\n", render.EscapeLine(w.Error()))
+		}
 	}
 
 	sessions, err := filter(opts, res.Sessions)
 	if err != nil {
+		warnings()
 		return err
 	}
 	discover.SortSessions(sessions, opts.Sort)
 	if opts.Limit > 0 && len(sessions) > opts.Limit {
 		sessions = sessions[:opts.Limit]
 	}
-	switch {
-	case opts.JSON:
+	if !opts.JSON && opts.IO.IsStdoutTTY() {
+		warnings()
+		return writeTable(opts, sessions, discover.ShortIDs(res.Sessions, 8))
+	}
+	var buf bytes.Buffer
+	if opts.JSON {
 		rows := make([]jsonRow, 0, len(sessions))
 		for _, s := range sessions {
 			rows = append(rows, jsonRow{s, resumeOf(f.Registry, s)})
 		}
-		return render.JSON(opts.IO.Out, rows, opts.IO.IsStdoutTTY())
-	case opts.IO.IsStdoutTTY():
-		return writeTable(opts, sessions, discover.ShortIDs(res.Sessions, 8))
+		err = render.JSON(&buf, rows, opts.IO.IsStdoutTTY())
+	} else {
+		err = writeTSV(&buf, sessions)
 	}
-	return writeTSV(opts.IO.Out, sessions)
+	warnings()
+	if err != nil {
+		return err
+	}
+	_, err = opts.IO.Out.Write(buf.Bytes())
+	return err
 }
 
 func filter(opts *Options, in []*discover.Session) ([]*discover.Session, error) {
@@ -191,12 +209,46 @@ func tsvField(s string) string {
 
 func writeTSV(out io.Writer, ss []*discover.Session) error {
 	w := bufio.NewWriterSize(out, 1<<16)
+	var b []byte // one row, appended field by field (fmt took half the time)
 	for _, s := range ss {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n",
-			s.Agent, tsvField(s.ID), tsvField(s.Title), tsvField(s.Cwd), s.Messages, s.Bytes,
-			s.Modified.UTC().Format(time.RFC3339), status(s), tsvField(s.Path))
+		b = append(b[:0], s.Agent...)
+		b = append(b, '\t')
+		b = appendTSVField(b, s.ID)
+		b = append(b, '\t')
+		b = appendTSVField(b, s.Title)
+		b = append(b, '\t')
+		b = appendTSVField(b, s.Cwd)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, int64(s.Messages), 10)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, s.Bytes, 10)
+		b = append(b, '\t')
+		b = s.Modified.UTC().AppendFormat(b, time.RFC3339)
+		b = append(b, '\t')
+		b = append(b, status(s)...)
+		b = append(b, '\t')
+		b = appendTSVField(b, s.Path)
+		b = append(b, '\n')
+		w.Write(b)
 	}
 	return w.Flush()
+}
+
+// appendTSVField appends tsvField(s) to b (which also turns invalid UTF-8
+// into U+FFFD: such a field goes through it).
+func appendTSVField(b []byte, s string) []byte {
+	if !utf8.ValidString(s) {
+		return append(b, tsvField(s)...)
+	}
+	for {
+		i := strings.IndexAny(s, "\t\n\r")
+		if i < 0 {
+			return append(b, s...)
+		}
+		b = append(b, s[:i]...)
+		b = append(b, ' ')
+		s = s[i+1:]
+	}
 }
 
 func writeTable(opts *Options, ss []*discover.Session, short map[*discover.Session]string) error {

@@ -77,7 +77,6 @@ func (f *File) pathProblems() []problem.Problem {
 		return nil
 	}
 	path, _ := f.activePath(leaf)
-	var ps []problem.Problem
 	// Sized for every call the pass stored (the path holds at most those,
 	// and about as many results): no growing and rehashing as they come.
 	n := 0
@@ -86,77 +85,155 @@ func (f *File) pathProblems() []problem.Problem {
 	}
 	sc := getPathScratch(n, f.Index.Len())
 	defer putPathScratch(sc)
-	// Only message and compaction lines are read, one at a time.
-	need := sc.need
-	if cap(need) < len(path) {
-		need = make([]int, 0, len(path)) // not grown by appends: most of a path is read
-	}
+	r := pathRules{f: f, sc: sc, path: path}
 	kt := kindTable()
-	for _, i := range path {
-		if kindClass(kt, &f.Entries[i])&(kcMessage|kcCompaction) != 0 {
-			need = append(need, i)
+	var err error
+	if f.storedFactsUsable() {
+		err = r.walkStored(kt)
+	} else {
+		// Only message and compaction lines are read, one at a time.
+		need := sc.need
+		if cap(need) < len(path) {
+			need = make([]int, 0, len(path)) // not grown by appends: most of a path is read
 		}
+		for _, i := range path {
+			if kindClass(kt, &f.Entries[i])&(kcMessage|kcCompaction) != 0 {
+				need = append(need, i)
+			}
+		}
+		sc.need = need
+		err = f.eachPathFact(need, func(i int, lf *lineFact) error {
+			r.lineFact(i, kindClass(kt, &f.Entries[i]), lf)
+			return nil
+		})
 	}
-	sc.need = need
-	cp := &sc.calls
-	err := f.eachPathFact(need, func(i int, lf *lineFact) error {
-		c := kindClass(kt, &f.Entries[i])
-		switch {
-		case c&kcMessage != 0:
-			if lf.listing != "" && f.Dialect == DialectPi {
-				ps = append(ps, problem.Problem{Code: CodeListingFails, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
-					Message: lf.listing + ": pi 1.5.2's session list fails on the file, so the session is missing from /resume"})
-			}
-			switch {
-			case c&kcAssistant != 0:
-				cp.message()
-				if len(lf.calls) > 0 {
-					line := int(f.Line(i))
-					for _, tc := range lf.calls {
-						cp.call(tc.id, tc.name, line, lf.dropped)
-					}
-				}
-			case c&kcToolResult != 0:
-				if id := lf.resultID; !cp.result(id) {
-					ps = append(ps, problem.Problem{Code: CodeToolResultNoCall, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
-						Message: fmt.Sprintf("tool result for call %s has no tool call before it on the active path", id),
-						Fix:     "providers reject an unpaired result; fork the session before it (sessctl fork --at)"})
-				}
-			}
-		case c&kcCompaction != 0:
-			ok, id, isStr := lf.fkOK, lf.fkID, lf.fkStr
-			if ok && isStr && id == f.Index.ID(i) && f.Dialect == DialectPi {
-				break // its own id: pi 1.5.2's way of saying "keep nothing"
-			}
-			if f.Legacy != nil && f.Legacy.Summary.CompactionsUnmapped+f.Legacy.Summary.CompactionsDangling+f.Legacy.Summary.IndexKept > 0 {
-				break // the migration left it so: the version notice says it
-			}
-			posOf := sc.posOfPath(path)
-			k := int(posOf[i]) - 1
-			pos, on := -1, false
-			if j, ok := f.Index.Lookup(id); ok && posOf[j] > 0 {
-				pos, on = int(posOf[j])-1, true
-			}
-			if !ok || !isStr || !on || pos >= k {
-				what := "is missing"
-				if ok {
-					what = fmt.Sprintf("%s is not on the path before it", lf.fkRaw)
-				}
-				ps = append(ps, problem.Problem{Code: CodeCompactionKeptOff, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
-					Message: fmt.Sprintf("compaction's firstKeptEntryId %s: the agent keeps nothing from before this compaction", what)})
-			}
-		}
-		return nil
-	})
 	if err != nil {
-		ps = append(ps, problem.Problem{Code: "read-error", Severity: problem.Error, Message: err.Error()})
+		r.ps = append(r.ps, problem.Problem{Code: "read-error", Severity: problem.Error, Message: err.Error()})
 	}
-	cp.unanswered(func(c *pathID) {
-		ps = append(ps, problem.Problem{Code: CodeToolCallNoResult, Severity: problem.Warning, Line: c.line, ID: c.id,
+	sc.calls.unanswered(func(c *pathID) {
+		r.ps = append(r.ps, problem.Problem{Code: CodeToolCallNoResult, Severity: problem.Warning, Line: c.line, ID: c.id,
 			Message: fmt.Sprintf("tool call %s (%s) has no result on the active path", c.id, c.name),
 			Fix:     "sessctl repair --close-tool-calls appends an error result for it"})
 	})
-	return ps
+	return r.ps
+}
+
+// pathRules are the path rules of pathProblems, met entry by entry in
+// path order, whichever way the facts come (stored by the index pass, or
+// read from the lines): one set of rules for both.
+type pathRules struct {
+	f    *File
+	sc   *pathScratch
+	path []int
+	ps   []problem.Problem
+}
+
+// listing: message entry i fails pi 1.5.2's listing, why says how.
+func (r *pathRules) listing(i int, why string) {
+	if r.f.Dialect == DialectPi {
+		r.ps = append(r.ps, problem.Problem{Code: CodeListingFails, Severity: problem.Warning, Line: int(r.f.Line(i)), ID: r.f.DisplayID(i),
+			Message: why + ": pi 1.5.2's session list fails on the file, so the session is missing from /resume"})
+	}
+}
+
+// result: tool result entry i answers call id.
+func (r *pathRules) result(i int, id string) {
+	if !r.sc.calls.result(id) {
+		r.ps = append(r.ps, problem.Problem{Code: CodeToolResultNoCall, Severity: problem.Warning, Line: int(r.f.Line(i)), ID: r.f.DisplayID(i),
+			Message: fmt.Sprintf("tool result for call %s has no tool call before it on the active path", id),
+			Fix:     "providers reject an unpaired result; fork the session before it (sessctl fork --at)"})
+	}
+}
+
+// compaction: compaction entry i, whose firstKeptEntryId is present (ok),
+// a string (isStr) of value id, raw its JSON.
+func (r *pathRules) compaction(i int, ok, isStr bool, id, raw string) {
+	f := r.f
+	if ok && isStr && id == f.Index.ID(i) && f.Dialect == DialectPi {
+		return // its own id: pi 1.5.2's way of saying "keep nothing"
+	}
+	if f.Legacy != nil && f.Legacy.Summary.CompactionsUnmapped+f.Legacy.Summary.CompactionsDangling+f.Legacy.Summary.IndexKept > 0 {
+		return // the migration left it so: the version notice says it
+	}
+	posOf := r.sc.posOfPath(r.path)
+	k := int(posOf[i]) - 1
+	pos, on := -1, false
+	if j, found := f.Index.Lookup(id); found && posOf[j] > 0 {
+		pos, on = int(posOf[j])-1, true
+	}
+	if !ok || !isStr || !on || pos >= k {
+		what := "is missing"
+		if ok {
+			what = fmt.Sprintf("%s is not on the path before it", raw)
+		}
+		r.ps = append(r.ps, problem.Problem{Code: CodeCompactionKeptOff, Severity: problem.Warning, Line: int(f.Line(i)), ID: f.DisplayID(i),
+			Message: fmt.Sprintf("compaction's firstKeptEntryId %s: the agent keeps nothing from before this compaction", what)})
+	}
+}
+
+// lineFact applies the rules to entry i of class c with fact lf.
+//
+// An assistant message without tool calls records nothing: the calls of
+// the last one with calls stay callPairs' hint (last) for the results
+// that follow, which changes no answer (a result answers its id's calls
+// wherever they are; last only spares a lookup).
+func (r *pathRules) lineFact(i int, c uint8, lf *lineFact) {
+	switch {
+	case c&kcMessage != 0:
+		if lf.listing != "" {
+			r.listing(i, lf.listing)
+		}
+		switch {
+		case c&kcAssistant != 0:
+			if len(lf.calls) > 0 {
+				cp := &r.sc.calls
+				cp.message()
+				line := int(r.f.Line(i))
+				for _, tc := range lf.calls {
+					cp.call(tc.id, tc.name, line, lf.dropped)
+				}
+			}
+		case c&kcToolResult != 0:
+			r.result(i, lf.resultID)
+		}
+	case c&kcCompaction != 0:
+		r.compaction(i, lf.fkOK, lf.fkStr, lf.fkID, lf.fkRaw)
+	}
+}
+
+// stored applies the rules to entry i of class c with its stored fact sf
+// (not sfUnknown): lineFact of c.fact(sf), without expanding it.
+func (r *pathRules) stored(i int, c uint8, facts *checkFacts, sf *storedFact) {
+	st := facts.stores[sf.store]
+	switch {
+	case c&kcMessage != 0:
+		if sf.flags&sfListing != 0 {
+			r.listing(i, st.get(sf.raw))
+		}
+		switch {
+		case c&kcAssistant != 0:
+			if sf.nCalls > 0 {
+				cp := &r.sc.calls
+				cp.message()
+				line, dropped := int(r.f.Line(i)), sf.flags&sfDropped != 0
+				for _, sc := range st.calls[sf.callAt : sf.callAt+sf.nCalls] {
+					cp.call(st.get(sc.id), st.get(sc.name), line, dropped)
+				}
+			}
+		case c&kcToolResult != 0:
+			var id string
+			if sf.flags&sfResult != 0 {
+				id = st.get(sf.str)
+			}
+			r.result(i, id)
+		}
+	case c&kcCompaction != 0:
+		var id, raw string
+		if sf.flags&sfCompaction != 0 {
+			id, raw = st.get(sf.str), st.get(sf.raw)
+		}
+		r.compaction(i, sf.flags&sfFKOK != 0, sf.flags&sfFKStr != 0, id, raw)
+	}
 }
 
 // callPairs pairs the tool calls and results of a path, met in path

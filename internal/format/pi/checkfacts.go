@@ -592,19 +592,23 @@ func putFactStore(st *factStore) {
 	factStores.put(st)
 }
 
-// eachPathFact calls fn with the fact of each entry in idx (message and
-// compaction entries, in path order): from the facts the index pass
-// gathered when it did, else (or for a line it did not inspect) from the
-// line read back. Migrated (legacy) files always read their lines: the
-// facts are of the stored lines, the rules are about the migrated ones.
-func (f *File) eachPathFact(idx []int, fn func(i int, lf *lineFact) error) error {
-	if f.facts == nil || f.Legacy != nil || f.edits != nil {
-		return f.EachLine(idx, func(i int, line []byte) error {
-			e := &f.Entries[i]
-			lf := factFromLine(line, e.Type(), e.Role())
-			return fn(i, &lf)
-		})
-	}
+// storedFactsUsable reports whether the path rules take f's facts as the
+// index pass stored them: it gathered them, and the file is not migrated
+// (legacy: the facts are of the stored lines, the rules are about the
+// migrated ones) or edited.
+func (f *File) storedFactsUsable() bool {
+	return f.facts != nil && f.Legacy == nil && f.edits == nil
+}
+
+// walkStored applies the rules to the message and compaction entries of
+// the path, in path order, from the facts the index pass stored
+// (storedFactsUsable): a stored fact is read where it is (pathRules.stored),
+// a message without one (neither an assistant message with tool calls nor
+// a tool result, and one pi's listing reads) is skipped, as the rules find
+// nothing in it, and a line the pass did not inspect is read back.
+func (r *pathRules) walkStored(kt []kindPair) error {
+	f := r.f
+	facts := f.facts
 	var lr *lineReader
 	defer func() {
 		if lr != nil {
@@ -612,16 +616,18 @@ func (f *File) eachPathFact(idx []int, fn func(i int, lf *lineFact) error) error
 		}
 	}()
 	cur := 0
-	var lf lineFact // reused: fn does not keep it or its calls
 	var long *longRefs
-	for _, i := range idx {
-		e := &f.Entries[i]
-		sf, ok := f.facts.lookup(i, &cur)
+	for _, i := range r.path {
+		c := kindClass(kt, &f.Entries[i])
+		if c&(kcMessage|kcCompaction) == 0 {
+			continue
+		}
+		sf, ok := facts.lookup(i, &cur)
 		switch {
 		case ok && sf.flags&sfUnknown == 0:
-			f.facts.factInto(sf, &lf)
-		case !ok && e.Type() == "message" && e.Role() != "toolResult":
-			lf = lineFact{calls: lf.calls[:0]} // nothing the rules look at
+			r.stored(i, c, facts, sf)
+		case !ok && c&kcMessage != 0 && c&kcToolResult == 0:
+			// nothing the rules look at
 		default:
 			if lr == nil {
 				var err error
@@ -629,16 +635,25 @@ func (f *File) eachPathFact(idx []int, fn func(i int, lf *lineFact) error) error
 					return err
 				}
 			}
-			var err error
-			if lf, err = lr.fact(i, &long); err != nil {
+			lf, err := lr.fact(i, &long)
+			if err != nil {
 				return err
 			}
-		}
-		if err := fn(i, &lf); err != nil {
-			return err
+			r.lineFact(i, c, &lf)
 		}
 	}
 	return nil
+}
+
+// eachPathFact calls fn with the fact of each entry in idx (message and
+// compaction entries, in path order), read from its line (the path rules
+// of a file whose stored facts are not usable: storedFactsUsable).
+func (f *File) eachPathFact(idx []int, fn func(i int, lf *lineFact) error) error {
+	return f.EachLine(idx, func(i int, line []byte) error {
+		e := &f.Entries[i]
+		lf := factFromLine(line, e.Type(), e.Role())
+		return fn(i, &lf)
+	})
 }
 
 // fact reads entry i's facts from its line. A line longer than
