@@ -14,5 +14,8 @@ func main() {
 	// memory near the index size for about a tenth more CPU (docs/benchmarks.md).
 	// GOGC in the environment still wins.
 	cmdutil.GCPercent(50)
-	os.Exit(app.Main())
+	stop := cmdutil.StartProfile() // only with $SESSCTL_CPUPROFILE set
+	code := app.Main()
+	stop()
+	os.Exit(code)
 }
