@@ -446,8 +446,9 @@ func (c *Cache) write(w *bufio.Writer) error {
 	w.WriteString(cacheHeader())
 	w.WriteByte('\n')
 	// The rows are encoded on a goroutine per CPU, each a run of them
-	// (Save runs after the scan, while list renders: the CPUs are free),
-	// and written in order.
+	// (Save runs after the scan, when the CPUs are free: list saves it in
+	// the background while it lists the stores and renders its rows), and
+	// written in order.
 	parts := min(runtime.GOMAXPROCS(0), (len(paths)+255)/256)
 	if parts <= 1 {
 		if err := c.writeRows(w, paths); err != nil {

@@ -110,3 +110,35 @@ func TestCacheRowsEncodedInParts(t *testing.T) {
 	loaded := LoadCache(path)
 	require.Len(t, loaded.entries, 700)
 }
+
+// TestSaveWarningInPlace: the warning of a cache saved in the background
+// comes where a save in the foreground puts it, before the warnings
+// ScanAll adds afterwards (a database that cannot be read).
+func TestSaveWarningInPlace(t *testing.T) {
+	home := t.TempDir()
+	root := filepath.Join(home, ".pi", "agent", "sessions", "--p--")
+	db := filepath.Join(home, ".openclaw", "agents", "ops", "agent", "openclaw-agent.sqlite")
+	for _, d := range []string{root, filepath.Dir(db)} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(root, "2026-03-01T00-00-00-000Z_s.jsonl"),
+		[]byte(`{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T00:00:00.000Z","cwd":"/p"}`+"\n"), 0o644))
+	require.NoError(t, os.WriteFile(db, []byte("junk"), 0o644))
+	blocked := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(blocked, nil, 0o644))
+	cache := filepath.Join(blocked, "c.json")
+	env := envOf(map[string]string{"HOME": home})
+	paths := func(ws []Warning) []string {
+		var out []string
+		for _, w := range ws {
+			out = append(out, w.Path)
+		}
+		return out
+	}
+	fg := ScanAll(Options{Env: env, Cache: cache})
+	bg := ScanAll(Options{Env: env, Cache: cache, SaveInBackground: true})
+	bg.WaitSave()
+	require.Len(t, fg.Warnings, 2, "want the cache's and the database's warnings: %v", fg.Warnings)
+	require.Equal(t, cache, fg.Warnings[0].Path)
+	require.Equal(t, paths(fg.Warnings), paths(bg.Warnings))
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -55,6 +56,7 @@ type Result struct {
 	// (Options.SaveInBackground) is saved; saveWarn is its warning.
 	saving   chan struct{}
 	saveWarn *Warning
+	saveAt   int // where in Warnings the save's warning goes (as when saved in the foreground)
 }
 
 // WaitSave waits for the cache Scan writes in the background
@@ -67,7 +69,7 @@ func (r *Result) WaitSave() {
 	<-r.saving
 	r.saving = nil
 	if r.saveWarn != nil {
-		r.Warnings = append(r.Warnings, *r.saveWarn)
+		r.Warnings = slices.Insert(r.Warnings, min(r.saveAt, len(r.Warnings)), *r.saveWarn)
 		r.saveWarn = nil
 	}
 }
@@ -288,6 +290,9 @@ func Scan(opts Options) *Result {
 		cache.Finish(scanned)
 		if opts.SaveInBackground {
 			res.saving = make(chan struct{})
+			// Warnings added after Scan (ScanAll's) go after it, as a
+			// save in the foreground would have them.
+			res.saveAt = len(res.Warnings)
 			go func() {
 				defer close(res.saving)
 				if err := cache.Save(); err != nil {

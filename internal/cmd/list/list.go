@@ -136,8 +136,10 @@ func Run(opts *Options) error {
 		return err
 	}
 	sopts.Agents = opts.Agents
-	// The cache is written while the rows are rendered (into a buffer when
-	// stdout is no terminal): the warnings come first, as ever.
+	// The cache is written in the background while the stores are listed
+	// and, when stdout is no terminal, while the rows are rendered into a
+	// buffer; on a terminal the table waits for it. Either way the
+	// warnings, the save's among them in its usual place, come first.
 	sopts.SaveInBackground = true
 	stop := startProgress(opts.IO, &sopts)
 	res := discover.ScanAll(sopts)
