@@ -7,7 +7,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
@@ -172,8 +174,9 @@ func (f *File) finish() {
 		}
 	}
 	f.pendingRes = nil
-	// summaries whose leaf is not in this file
-	for leaf := range f.Meta.Summaries {
+	// summaries whose leaf is not in this file, in the order of their
+	// leaves (a map's order would change from run to run)
+	for _, leaf := range slices.Sorted(maps.Keys(f.Meta.Summaries)) {
 		if f.nodeByUUID(leaf) < 0 {
 			f.addProblem(ProbSummaryElse, 0, leaf, "summary line names leaf %s, which is not in this file (older CLIs appended the previous session's summary here)", leaf)
 		}
