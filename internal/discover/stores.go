@@ -69,8 +69,12 @@ func ListStores(opts Options) ([]*Session, []Warning) {
 		}
 	}
 	if wants(opts.Agents, "openclaw") {
+		var reg *sessfmt.Registry
 		for _, r := range DefaultRoots(opts.Env, []string{"openclaw"}, opts.Extra) {
-			ss, ws := openClawDBSessions(r.Path)
+			if reg == nil {
+				reg = newRegistry(opts.Env)
+			}
+			ss, ws := openClawDBSessions(r.Path, reg)
 			out = append(out, ss...)
 			warns = append(warns, ws...)
 		}
@@ -119,8 +123,10 @@ func openCodeSessions(dir string) ([]*Session, []Warning) {
 }
 
 // openClawDBSessions lists the transcript generations of every agent
-// database below an OpenClaw agents/ folder.
-func openClawDBSessions(agentsDir string) ([]*Session, []Warning) {
+// database below an OpenClaw agents/ folder. Each row's problems and
+// message count are the verdict of the session as show and check open it
+// (applyVerdict), not the database's event count: one verdict.
+func openClawDBSessions(agentsDir string, reg *sessfmt.Registry) ([]*Session, []Warning) {
 	dbs, _ := filepath.Glob(filepath.Join(agentsDir, "*", "agent", "openclaw-agent.sqlite"))
 	var out []*Session
 	var warns []Warning
@@ -154,6 +160,7 @@ func openClawDBSessions(agentsDir string) ([]*Session, []Warning) {
 				c := li.Created
 				row.Created = &c
 			}
+			applyVerdict(reg, row)
 			out = append(out, row)
 		}
 		for _, s := range ss {
@@ -174,6 +181,7 @@ func openClawDBSessions(agentsDir string) ([]*Session, []Warning) {
 				c := s.Created
 				row.Created = &c
 			}
+			applyVerdict(reg, row)
 			out = append(out, row)
 		}
 	}
