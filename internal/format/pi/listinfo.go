@@ -17,6 +17,7 @@ import (
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/sessctl/sessctl/internal/tree"
 	"github.com/valyala/fastjson"
 )
@@ -455,7 +456,9 @@ func (st *listState) message(mfs msgFacts, f, msg [][]byte, contentCut bool) boo
 		return true
 	}
 	if mfs.flags&mfNumTS != 0 {
-		if x := mfs.ts; mfs.flags&mfTS != 0 && (!st.haveActivity || x > st.lastActivity) {
+		// A time list cannot print (year 10000 is a valid JS Date) is
+		// not activity: Modified falls back as when there is none.
+		if x := mfs.ts; mfs.flags&mfTS != 0 && (!st.haveActivity || x > st.lastActivity) && sessfmt.PrintableMillis(x) {
 			st.lastActivity, st.haveActivity = x, true
 		}
 	} else if s, ok := jsonl.String(f[kTimestamp]); ok {
@@ -526,8 +529,8 @@ func (st *listState) finish(path string) *ListInfo {
 	default:
 		li.Name = st.headerTitle
 	}
-	if st.haveActivity && st.lastActivity > 0 {
-		li.Modified = time.UnixMilli(int64(st.lastActivity)).UTC()
+	if t, ok := sessfmt.UnixMilli(st.lastActivity); st.haveActivity && st.lastActivity > 0 && ok {
+		li.Modified = t
 	} else if !li.Created.IsZero() {
 		li.Modified = li.Created
 	}
