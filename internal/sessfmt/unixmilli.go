@@ -27,6 +27,14 @@ func UnixMilli(ms float64) (time.Time, bool) {
 	return time.UnixMilli(int64(ms)).UTC(), true
 }
 
+// PrintableTime reports whether t (in UTC) falls in years 0-9999, the
+// years encoding/json can write: an RFC 3339 text with an offset
+// ("9999-12-31T23:00:00-05:00") can name a UTC time in year 10000.
+func PrintableTime(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= 0 && y <= 9999
+}
+
 // PrintableMillis reports whether UnixMilli accepts ms.
 func PrintableMillis(ms float64) bool {
 	return ms >= minPrintMillis && ms < maxPrintMillis+1

@@ -44,3 +44,23 @@ func TestUnixMilliPrintable(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintableTime(t *testing.T) {
+	for s, want := range map[string]bool{
+		"9999-12-31T23:59:59Z":      true,
+		"9999-12-31T23:00:00-05:00": false, // year 10000 in UTC
+		"0000-01-01T00:30:00+01:00": false, // year -1 in UTC
+		"2026-01-01T00:00:00+01:00": true,
+	} {
+		tm, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := PrintableTime(tm); got != want {
+			t.Errorf("PrintableTime(%s) = %v, want %v", s, got, want)
+		}
+		if _, err := json.Marshal(tm.UTC()); (err == nil) != want {
+			t.Errorf("%s: encodes %v, want %v", s, err == nil, want)
+		}
+	}
+}

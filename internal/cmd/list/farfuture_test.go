@@ -28,8 +28,24 @@ func TestListFarFutureTimestamp(t *testing.T) {
 	p := filepath.Join(dir, "2026-02-01T00-00-00-000Z_"+id+".jsonl")
 	require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
 
+	// RFC 3339 texts whose offset moves year 9999 to 10000 in UTC: a pi
+	// header and a Claude Code entry.
+	const tzID = "futuretz-0000-7000-8000-000000000000"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "2026-02-02T00-00-00-000Z_"+tzID+".jsonl"),
+		[]byte(`{"type":"session","version":3,"id":"`+tzID+`","timestamp":"9999-12-31T23:00:00-05:00","cwd":"/home/u/future"}`+"\n"), 0o644))
+	cdir := filepath.Join(home, ".claude", "projects", "-home-u-future")
+	require.NoError(t, os.MkdirAll(cdir, 0o755))
+	const cID = "11111111-1111-4111-8111-11111111f001"
+	require.NoError(t, os.WriteFile(filepath.Join(cdir, cID+".jsonl"),
+		[]byte(`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"`+cID+`","timestamp":"9999-12-31T23:00:00-05:00","cwd":"/home/u/future","message":{"role":"user","content":"hi"}}`+"\n"), 0o644))
+
 	rows, r := listJSON(t, e)
-	assert.Len(t, rows, len(fixtureRows)+1, "every session is listed")
+	assert.Len(t, rows, len(fixtureRows)+3, "every session is listed")
+	for _, r := range rows {
+		if r.ID == tzID || r.ID == cID {
+			assert.Nil(t, r.Created, r.ID)
+		}
+	}
 	var got *row
 	for i := range rows {
 		if rows[i].ID == id {

@@ -887,8 +887,8 @@ func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 // does for the forms the agents write; zero when it does not parse.
 func parseTime(s string) time.Time {
 	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
+	if err != nil || !sessfmt.PrintableTime(t) {
+		return time.Time{} // an offset can move year 9999 to 10000: no time list can print
 	}
 	return t.UTC()
 }
