@@ -13,6 +13,7 @@ import (
 	"github.com/sessctl/sessctl/internal/format/pi"
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
+	"github.com/sessctl/sessctl/internal/sessfmt"
 	"github.com/valyala/fastjson"
 )
 
@@ -140,7 +141,8 @@ func (c *claudeSummary) add(v *fastjson.Value, long *claudeLong) {
 		if ref, isRef := long.ref(ts); isRef {
 			ts = long.timestamp(ref)
 		}
-		if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+		// an offset can move year 9999 to 10000: no time list can print
+		if t, err := time.Parse(time.RFC3339Nano, ts); err == nil && sessfmt.PrintableTime(t) {
 			t = t.UTC()
 			if c.first.IsZero() || t.Before(c.first) {
 				c.first = t

@@ -7,6 +7,8 @@ import (
 
 	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/valyala/fastjson"
+
+	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
 // ListInfo is what `sessctl list` shows of a file, gathered in one pass.
@@ -55,12 +57,14 @@ func ReadListInfo(path string) (*ListInfo, error) {
 			li.Messages++
 		}
 		if ts := rec.Value.Get("timestamp"); ts != nil && ts.Type() == fastjson.TypeNumber {
-			at := time.UnixMilli(int64(ts.GetFloat64())).UTC()
-			if li.Created.IsZero() || at.Before(li.Created) {
-				li.Created = at
-			}
-			if at.After(li.Modified) {
-				li.Modified = at
+			// a time list cannot print (year 10000) counts as none
+			if at, ok := sessfmt.UnixMilli(ts.GetFloat64()); ok {
+				if li.Created.IsZero() || at.Before(li.Created) {
+					li.Created = at
+				}
+				if at.After(li.Modified) {
+					li.Modified = at
+				}
 			}
 		}
 		if t == TypeUser && li.FirstMessage == "" {

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
 // Entry is one SessionEntry of sessions.json, reduced to what sessctl shows.
@@ -106,7 +108,7 @@ func (r *rawEntry) entry(key string) Entry {
 	}
 	var ms float64
 	if len(r.UpdatedAt) > 0 && json.Unmarshal(r.UpdatedAt, &ms) == nil && ms > 0 {
-		e.UpdatedAt = time.UnixMilli(int64(ms)).UTC()
+		e.UpdatedAt, _ = sessfmt.UnixMilli(ms) // zero when list could not print it
 	}
 	return e
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // pure-Go SQLite driver
+
+	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
 // ErrNoEvents is returned by Export for a session without transcript events.
@@ -128,7 +130,8 @@ func ms(v sql.NullInt64) time.Time {
 	if !v.Valid || v.Int64 <= 0 {
 		return time.Time{}
 	}
-	return time.UnixMilli(v.Int64).UTC()
+	t, _ := sessfmt.UnixMilli(float64(v.Int64)) // zero when list could not print it
+	return t
 }
 
 // Sessions lists every transcript generation, newest update first.

@@ -22,6 +22,8 @@ package opencode
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
 // Generation names a storage generation.
@@ -204,5 +206,6 @@ func msTime(ms int64) time.Time {
 	if ms <= 0 {
 		return time.Time{}
 	}
-	return time.UnixMilli(ms).UTC()
+	t, _ := sessfmt.UnixMilli(float64(ms)) // zero when list could not print it
+	return t
 }

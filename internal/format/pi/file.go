@@ -195,8 +195,51 @@ func kindTable() []kindPair {
 // maxKinds is the number of (type, role) pairs an Entry can tell apart.
 const maxKinds = 1 << 14
 
-// kindOf returns the index of a (type, role) pair, adding it if new. Types
-// beyond 16383 distinct pairs (never seen in practice) share the last slot.
+// The reserved kinds. Every pair the rules look at (knownKinds) has its own
+// slot from init on, so a file with thousands of exotic types cannot take
+// them away from a later file. Once the table is full (16384 pairs in one
+// process, never seen in practice), a new pair gets one of two reserved
+// slots that match none of the known pairs: a message with an unknown
+// role keeps class kcMessage, any other unknown type has class 0 (an
+// unknown type, as it already was). What such a process still gets wrong
+// is only what tree, show and check messages print for those entries: the
+// placeholder type or role below instead of the exotic name.
+const (
+	kindNone         = 0 // no type (and no role)
+	kindOverflow     = 1 // an unknown type beyond the full table
+	kindOverflowRole = 2 // a message with an unknown role beyond the full table
+	overflowTypeName = "(unknown type: type table full)"
+	overflowRoleName = "(unknown role: type table full)"
+)
+
+// knownKinds are the (type, role) pairs the code tells apart (classOf,
+// the Type()/Role() comparisons and the switches on a path entry's type
+// in context, omp_context, treeview, checkfacts, compaction, legacy).
+func knownKinds() []kindPair {
+	var ks []kindPair
+	for _, typ := range []string{
+		"session", "message", "compaction", "branch_summary", "custom_message", "custom",
+		"context_edit", "model_change", "thinking_level_change", "session_info", "label",
+		"mode_change", "context_change", "profile_change", "ttsr_injection", "session_init",
+		"service_tier_change", "mcp_tool_selection", "title_change", "reset_boundary",
+	} {
+		ks = append(ks, kindPair{typ: typ})
+	}
+	for _, role := range []string{
+		"user", "assistant", "toolResult", "system", "custom", "hookMessage", "bashExecution",
+		"pythonExecution", "fileMention", "branchSummary", "compactionSummary",
+	} {
+		ks = append(ks, kindPair{typ: "message", role: role})
+	}
+	for i := range ks {
+		ks[i].class = classOf(ks[i].typ, ks[i].role)
+	}
+	return ks
+}
+
+// kindOf returns the index of a (type, role) pair, adding it if new; a new
+// pair when the table is full gets a reserved slot (kindOverflow or, for
+// a message, kindOverflowRole).
 func kindOf(typ, role string) uint16 {
 	k := kindPair{typ, role, classOf(typ, role)}
 	kindsMu.Lock()
@@ -205,8 +248,11 @@ func kindOf(typ, role string) uint16 {
 		return i
 	}
 	old := kindTable()
-	if len(old) >= maxKinds-1 {
-		return uint16(len(old) - 1)
+	if len(old) >= maxKinds {
+		if typ == "message" {
+			return kindOverflowRole
+		}
+		return kindOverflow
 	}
 	t := append(append([]kindPair(nil), old...), k)
 	i := uint16(len(t) - 1)
@@ -215,7 +261,16 @@ func kindOf(typ, role string) uint16 {
 	return i
 }
 
-func init() { kindIdx[kindPair{}] = 0; t := []kindPair{{}}; kinds.Store(&t) }
+func init() {
+	t := []kindPair{kindNone: {}, kindOverflow: {typ: overflowTypeName},
+		kindOverflowRole: {typ: "message", role: overflowRoleName, class: kcMessage}}
+	kindIdx[kindPair{}] = kindNone
+	for _, k := range knownKinds() {
+		kindIdx[k] = uint16(len(t))
+		t = append(t, k)
+	}
+	kinds.Store(&t)
+}
 
 // TitleSlot is oh-my-pi's fixed-size first line holding the title.
 type TitleSlot struct {

@@ -171,10 +171,11 @@ type idHashes struct {
 		ok   bool
 	}
 	// facts is check's facts of the batch (checkfacts.go: its Inspect
-	// calls hashIDs too, so that a checked file is indexed as fast).
+	// reads each line's keys once with readKeys and adds the hash with
+	// add, as hashIDs does, so that a checked file is indexed as fast).
 	facts *factStore
 	// lf holds, for each record, what the listing scan reads of it
-	// (listFactOf), when the pass lists.
+	// (setListFact), when the pass lists.
 	lf []listFact
 }
 

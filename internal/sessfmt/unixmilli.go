@@ -1,0 +1,41 @@
+package sessfmt
+
+import (
+	"math"
+	"time"
+)
+
+// Bounds of the milliseconds since the Unix epoch that UnixMilli accepts:
+// the first and last millisecond of years 0 and 9999, the years RFC 3339
+// and encoding/json can write (time.Time.MarshalJSON fails outside them).
+// Both lie inside what a JavaScript Date holds (±8.64e15 ms).
+const (
+	minPrintMillis = -62167219200000 // 0000-01-01T00:00:00.000Z
+	maxPrintMillis = 253402300799999 // 9999-12-31T23:59:59.999Z
+)
+
+// UnixMilli returns the UTC time ms milliseconds after the Unix epoch
+// (truncated toward zero, as a JavaScript Date does) and whether it is one
+// that can be printed: not NaN, a JavaScript Date's range and in years
+// 0-9999. A caller turning a session's number into a listed time uses it
+// and treats false as "no time", so that one session's far-future
+// timestamp cannot make the whole list's JSON encoding fail.
+func UnixMilli(ms float64) (time.Time, bool) {
+	if math.IsNaN(ms) || ms < minPrintMillis || ms >= maxPrintMillis+1 {
+		return time.Time{}, false
+	}
+	return time.UnixMilli(int64(ms)).UTC(), true
+}
+
+// PrintableTime reports whether t (in UTC) falls in years 0-9999, the
+// years encoding/json can write: an RFC 3339 text with an offset
+// ("9999-12-31T23:00:00-05:00") can name a UTC time in year 10000.
+func PrintableTime(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= 0 && y <= 9999
+}
+
+// PrintableMillis reports whether UnixMilli accepts ms.
+func PrintableMillis(ms float64) bool {
+	return ms >= minPrintMillis && ms < maxPrintMillis+1
+}
