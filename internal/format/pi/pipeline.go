@@ -524,9 +524,10 @@ func (rd *reader) readParallel(r io.Reader, ra io.ReaderAt) error {
 	if st := rd.list; st != nil {
 		// An id hash an entry, about 1 KB an entry in real sessions (as
 		// newReader sizes the index): one slice made at the size, not
-		// grown to it copy after copy. It is made as large as newReader
-		// makes the entries (at 8 bytes an entry, not 12), whose estimate
-		// it shares, and reserve grows it with them when there are more.
+		// grown to it copy after copy. It takes newReader's estimate of the
+		// entries (without newReader's floor of 1,024: a small file needs
+		// no more than a few), capped at 4 Mi hashes (32 MiB), and reserve
+		// grows it with the entries when there are more.
 		if n := int(min(rd.sizeHint/1024, 1<<22)); cap(st.ids) < n {
 			st.ids = make([]uint64, 0, n)
 		}
