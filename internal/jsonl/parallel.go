@@ -566,7 +566,9 @@ func scanJob(s *Scanner, j *pjob, o ParallelOptions, getBatch func() *Batch, inP
 // broken by a '\n') is found with IndexByte and scanned again as the line
 // it is (classifyScan): its record is the same either way. Its first scan
 // stopped at its '\n' at the latest (a '\n' is no white space to a
-// Scanner), so no line is read more than twice, whatever follows it.
+// Scanner), so no line is read more than twice, whatever follows it; a
+// value that broke off at the '\n' itself (a pretty-printed or crafted
+// value spanning lines) makes its line Malformed at once.
 func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, offset int64, first bool) int {
 	pos := start
 	byScan := lineEndsByScan
@@ -579,13 +581,22 @@ func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, 
 			bom, from = true, len(BOM)
 		}
 		if byScan {
-			if end, ok := s.scanLine(data, from); ok {
+			end, ok := s.scanLine(data, from)
+			if ok {
 				raw, nl = data[pos:end], end < len(data)
 				cr = end > pos && data[end-1] == '\r'
 				kind = NonObject
 				if s.object {
 					kind = Object
 				}
+			} else if end < len(data) && data[end] == '\n' && skipSpace(data, from) < end {
+				// The value broke off at the line's '\n' (it would span
+				// lines): every byte before it was scanned as JSON (no
+				// NUL), and not all as white space, so the line is
+				// Malformed, as classifyScan would find it.
+				raw, nl = data[pos:end], true
+				cr = end > pos && data[end-1] == '\r'
+				kind = Malformed
 			}
 		}
 		if kind == 0 {
