@@ -561,13 +561,14 @@ func scanJob(s *Scanner, j *pjob, o ParallelOptions, getBatch func() *Batch, inP
 // from 1 within the batch, and returns where it stopped. data starts at
 // offset of the input, and first is set when that is the input's start.
 // A line's end is found by its scan (Scanner.scanLine), not looked for
-// before: a valid one-line value followed by white space and '\n' (or the
-// end of data) ends there. Any other line (blank, malformed, NUL, torn,
-// a value spanning lines) is found with IndexByte and scanned again as
-// the line it is (classifyScan): its record is the same either way. After
-// a value that spanned lines, whose scan may have run far ahead, the rest
-// of the batch is split first (a pretty-printed file must not be scanned
-// over and over).
+// before: a valid value followed by white space and '\n' (or the end of
+// data) ends there. Any other line (blank, malformed, NUL, torn, a value
+// broken by a '\n') is found with IndexByte and scanned again as the line
+// it is (classifyScan): its record is the same either way. Its first scan
+// stopped at its '\n' at the latest (a '\n' is no white space to a
+// Scanner), so no line is read more than twice, whatever follows it; a
+// value that broke off at the '\n' itself (a pretty-printed or crafted
+// value spanning lines) makes its line Malformed at once.
 func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, offset int64, first bool) int {
 	pos := start
 	byScan := lineEndsByScan
@@ -580,7 +581,7 @@ func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, 
 			bom, from = true, len(BOM)
 		}
 		if byScan {
-			end, ok, spanned := s.scanLine(data, from)
+			end, ok := s.scanLine(data, from)
 			if ok {
 				raw, nl = data[pos:end], end < len(data)
 				cr = end > pos && data[end-1] == '\r'
@@ -588,8 +589,14 @@ func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, 
 				if s.object {
 					kind = Object
 				}
-			} else if spanned {
-				byScan = false
+			} else if end < len(data) && data[end] == '\n' && skipSpace(data, from) < end {
+				// The value broke off at the line's '\n' (it would span
+				// lines): every byte before it was scanned as JSON (no
+				// NUL), and not all as white space, so the line is
+				// Malformed, as classifyScan would find it.
+				raw, nl = data[pos:end], true
+				cr = end > pos && data[end-1] == '\r'
+				kind = Malformed
 			}
 		}
 		if kind == 0 {

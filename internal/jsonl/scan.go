@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math/bits"
-	"sync/atomic"
 )
 
 // MaxDepth is the nesting limit: deeper values count as malformed (as with
@@ -30,10 +29,14 @@ type Capture struct {
 	ElemKeys []string
 }
 
-// Scanner validates JSON exactly as JSON.parse accepts it (RFC 8259; UTF-8
-// is not checked, as the agents' decoders substitute U+FFFD) and captures
-// the raw bytes of the members named in its Capture, in one pass and without
-// building a tree. Strings are scanned 64 bytes a step with AVX2 on amd64
+// Scanner validates one line of JSON Lines exactly as JSON.parse accepts
+// it (RFC 8259; UTF-8 is not checked, as the agents' decoders substitute
+// U+FFFD) and captures the raw bytes of the members named in its Capture,
+// in one pass and without building a tree. A line holds no '\n' (lines are
+// split at '\n', and a JSON value never needs one: in a string it must be
+// escaped), so a '\n' is not white space to a Scanner: an input holding a
+// '\n' anywhere is rejected, pretty-printed JSON included, which JSON.parse
+// of a single line never sees. A scan thus never goes past a line's end. Strings are scanned 64 bytes a step with AVX2 on amd64
 // (scanstr_amd64.s), eight bytes a step elsewhere, so a line is read about
 // once. Captures are valid until the next Scan; a repeated key
 // resolves to its last occurrence, as in JSON.parse.
@@ -82,8 +85,10 @@ func NewScanner(f *Capture) *Scanner {
 	return s
 }
 
-// Scan validates b as exactly one JSON value (surrounding whitespace
-// allowed) and captures the named members when it is an object.
+// Scan validates b, one line without its '\n', as exactly one JSON value
+// (surrounding ' ', '\t' and '\r' allowed) and captures the named members
+// when it is an object. A '\n' anywhere in b makes it invalid (see
+// Scanner): b is taken for one line of JSON Lines, not a JSON text.
 func (s *Scanner) Scan(b []byte) bool {
 	s.object = false
 	clear(s.Top)
@@ -206,29 +211,18 @@ func (t *keyTable) find(n int, w0, w1 uint64) int {
 }
 
 // skipSpace returns the index of the first byte of b at or after i that is
-// not JSON white space. A '\n' it skips is counted in newlinesSkipped.
+// not ' ', '\t' or '\r'. A '\n' is not white space to a Scanner, which
+// scans one line of JSON Lines at a time (see Scanner): the scan stops at
+// it, and fails there, as the line it would go past ends.
 func skipSpace(b []byte, i int) int {
 	for uint(i) < uint(len(b)) { // uint: b[i] needs no bounds check
 		// Compact JSON has no white space: one test for every byte above it.
-		if c := b[i]; c > ' ' || (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+		if c := b[i]; c > ' ' || (c != ' ' && c != '\t' && c != '\r') {
 			return i
-		} else if c == '\n' {
-			newlinesSkipped.n.Add(1)
 		}
 		i++
 	}
 	return i
-}
-
-// newlinesSkipped counts the '\n' bytes skipSpace skipped, in every Scanner
-// of the process: scanLine reads it before and after a value to learn that
-// the value may span lines. A line of JSON Lines holds no '\n', so it is
-// not written in a listing (its own cache line, shared read-only); another
-// goroutine's count only sends a line to its caller's exact path.
-var newlinesSkipped struct {
-	_ [64]byte
-	n atomic.Uint64
-	_ [56]byte
 }
 
 // scanLine is Scan for the line of b starting at b[i] (past a BOM), whose
@@ -238,39 +232,24 @@ var newlinesSkipped struct {
 // for the line's bytes. The value is scanned over the rest of b, which
 // gives the verdict of the line alone: the scan reads ahead of a token
 // (keyShort, stringShort, the AVX2 string scan, digits) only up to a
-// control byte, and goes past a '\n' only in skipSpace, which counts it:
-// spanned says so, and then (as when !ok) the line must be found and
-// scanned again (and the scan may have run far: the caller should not
-// try again soon).
-func (s *Scanner) scanLine(b []byte, i int) (end int, ok, spanned bool) {
+// control byte, and goes past none: a '\n' is no byte of any token nor
+// white space (skipSpace), so a line whose value does not end before its
+// '\n' fails there, without a look at the next line. When !ok, the line
+// must be found and scanned again (classifyScan) for its kind.
+func (s *Scanner) scanLine(b []byte, i int) (end int, ok bool) {
 	s.object = false
 	clear(s.Top)
 	s.Sub = s.Sub[:s.nSub]
 	clear(s.Sub)
-	for uint(i) < uint(len(b)) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r') {
-		i++
-	}
+	i = skipSpace(b, i)
 	if uint(i) < uint(len(b)) && b[i] == '{' {
 		s.object = true
 	}
-	n := newlinesSkipped.n.Load()
-	i, ok = s.value(b, i, 0, capTop)
-	if newlinesSkipped.n.Load() != n {
-		return i, false, true
+	if i, ok = s.value(b, i, 0, capTop); !ok {
+		return i, false
 	}
-	if !ok {
-		return i, false, false
-	}
-	for ; uint(i) < uint(len(b)); i++ {
-		switch b[i] {
-		case '\n':
-			return i, true, false
-		case ' ', '\t', '\r':
-		default:
-			return i, false, false
-		}
-	}
-	return i, true, false
+	i = skipSpace(b, i)
+	return i, i == len(b) || b[i] == '\n'
 }
 
 // value validates the value starting at b[i] and returns the index just

@@ -25,9 +25,20 @@ func FuzzScanner(f *testing.F) {
 	f.Add([]byte(`{"a":-0.5e+10,"b":1E3,"c":"\u00e9\ud83d\ude00","d":[true,false,null,{}]}`))
 	f.Add([]byte(`{"message":{"content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"id":2}},"s",{},{"i\u0064":"x","id":"y"}],"role":"assistant"}}`))
 	f.Add([]byte(`{"message":{"content":[{"type":"a"}],"content":[[{"id":1}],{"name":null}]},"message":{"content":[{"type":"b"}]}}`))
+	f.Add([]byte("{\n\"type\": \"x\"\n}"))
+	f.Add([]byte(`[1,` + "\n" + `2]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// A '\n' is rejected wherever it is (a Scanner scans one line of
+		// JSON Lines): in a string it is invalid JSON too, and outside one
+		// it ends the line.
+		if bytes.IndexByte(data, '\n') >= 0 {
+			if NewScanner(fuzzCapture).Scan(data) {
+				t.Fatalf("Scan(%q) = true: a '\\n' was taken for white space", data)
+			}
+			return
+		}
 		// One line: the Scanner alone.
-		if bytes.IndexByte(data, '\n') < 0 && maxDepth(data) < 299 {
+		if maxDepth(data) < 299 {
 			s := NewScanner(fuzzCapture)
 			ok := s.Scan(data)
 			if ok != json.Valid(data) {
