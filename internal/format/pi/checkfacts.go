@@ -278,19 +278,7 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 	// The index's own digest of the record first (it reads the id, the
 	// parent and the role, which this leaves as they are), in an idHashes
 	// kept from an earlier file when there is one.
-	ih, ok := b.Aux.(*idHashes)
-	if !ok {
-		if ih, ok = auxPool.get(); !ok {
-			ih = &idHashes{h: make([]uint64, 0, 1024)}
-		}
-		b.Aux = ih
-	}
-	if len(b.Records) == 0 {
-		ih.reset()
-		if ih.facts != nil {
-			ih.facts.reset() // left by a pass that failed (batchDone takes it)
-		}
-	}
+	ih := batchHashes(b, true)
 	// The line's type, id, parent id and role, read once for the digest,
 	// the listing's fact and check's.
 	var k lineKeys

@@ -397,14 +397,18 @@ var noIDHash = tree.HashString(noIDKey)
 // once (tree.Index.Touch).
 const touchAhead = 16
 
-// hashIDs is the index pass's ParallelOptions.Inspect: it appends the hash
-// of rec's id, as take reads it in capture mode, to b's idHashes (0 for a
-// record that is not an object: take adds no entry with a hash for it),
-// with its digest.
-func hashIDs(rec *jsonl.Record, b *jsonl.Batch) {
-	ih, _ := b.Aux.(*idHashes)
-	if ih == nil {
-		ih = &idHashes{h: make([]uint64, 0, 1024)}
+// batchHashes is the idHashes of batch b (b.Aux), made when it has none
+// (taken from auxPool first when pooled), and emptied at the batch's first
+// record: the workers' hashes and digests of a batch's lines.
+func batchHashes(b *jsonl.Batch, pooled bool) *idHashes {
+	ih, ok := b.Aux.(*idHashes)
+	if !ok {
+		if pooled {
+			ih, ok = auxPool.get()
+		}
+		if !ok {
+			ih = &idHashes{h: make([]uint64, 0, 1024)}
+		}
 		b.Aux = ih
 	}
 	if len(b.Records) == 0 {
@@ -413,6 +417,15 @@ func hashIDs(rec *jsonl.Record, b *jsonl.Batch) {
 			ih.facts.reset() // left by a pass that failed (batchDone takes it)
 		}
 	}
+	return ih
+}
+
+// hashIDs is the index pass's ParallelOptions.Inspect: it appends the hash
+// of rec's id, as take reads it in capture mode, to b's idHashes (0 for a
+// record that is not an object: take adds no entry with a hash for it),
+// with its digest.
+func hashIDs(rec *jsonl.Record, b *jsonl.Batch) {
+	ih := batchHashes(b, false)
 	var k lineKeys
 	ih.readKeys(rec, &k)
 	ih.add(rec, &k)
