@@ -272,12 +272,10 @@ func TestScanLinesCraftedSpans(t *testing.T) {
 	}
 }
 
-// BenchmarkScanLinesCrafted runs scanLines over the reviewer's 16 MB input
-// in chunks of ReadSize (as scanJob does), with the lines' ends found by
-// the scan and found first: the two must take about the same time (a
-// scan that went past a '\n' took 2.1-2.4 times as long by the scan).
-func BenchmarkScanLinesCrafted(b *testing.B) {
-	data := craftedSpans(16 << 20)
+// bothLineEnds runs fn as two sub-benchmarks, "found-first" and "by-scan",
+// with the lines' ends of scanLines found first (IndexByte) and by the scan,
+// each given a Scanner, options and a batch for piCapture.
+func bothLineEnds(b *testing.B, fn func(b *testing.B, s *Scanner, o ParallelOptions, bt *Batch)) {
 	for _, byScan := range []bool{false, true} {
 		name := "found-first"
 		if byScan {
@@ -287,25 +285,33 @@ func BenchmarkScanLinesCrafted(b *testing.B) {
 			old := lineEndsByScan
 			lineEndsByScan = byScan
 			defer func() { lineEndsByScan = old }()
-			s := NewScanner(piCapture)
-			o := ParallelOptions{Capture: piCapture, Keep: func(*Record) bool { return false }}
-			bt := &Batch{}
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				for off := 0; off < len(data); {
-					end := min(off+ReadSize, len(data))
-					end = off + bytes.LastIndexByte(data[off:end], '\n') + 1
-					chunk := data[off:end]
-					for start := 0; start < len(chunk); {
-						start = scanLines(s, chunk, start, o, bt, int64(off), off == 0)
-						sinkInt += len(bt.Records)
-						bt.Records, bt.arena, bt.slots = bt.Records[:0], bt.arena[:0], bt.slots[:0]
-					}
-					off = end
-				}
-			}
+			fn(b, NewScanner(piCapture), ParallelOptions{Capture: piCapture, Keep: func(*Record) bool { return false }}, &Batch{})
 		})
 	}
+}
+
+// BenchmarkScanLinesCrafted runs scanLines over the reviewer's 16 MB input
+// in chunks of ReadSize (as scanJob does), with the lines' ends found by
+// the scan and found first: the two must take about the same time (a
+// scan that went past a '\n' took 2.1-2.4 times as long by the scan).
+func BenchmarkScanLinesCrafted(b *testing.B) {
+	data := craftedSpans(16 << 20)
+	bothLineEnds(b, func(b *testing.B, s *Scanner, o ParallelOptions, bt *Batch) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			for off := 0; off < len(data); {
+				end := min(off+ReadSize, len(data))
+				end = off + bytes.LastIndexByte(data[off:end], '\n') + 1
+				chunk := data[off:end]
+				for start := 0; start < len(chunk); {
+					start = scanLines(s, chunk, start, o, bt, int64(off), off == 0)
+					sinkInt += len(bt.Records)
+					bt.Records, bt.arena, bt.slots = bt.Records[:0], bt.arena[:0], bt.slots[:0]
+				}
+				off = end
+			}
+		}
+	})
 }
 
 // FuzzScanLines feeds the same bytes to scanLines with the lines' ends
@@ -339,31 +345,19 @@ func FuzzScanLines(f *testing.F) {
 //	  -test.run='^$' -test.bench=ScanLinesEnds -test.benchtime=3x -test.count=5 -test.cpu=1
 func BenchmarkScanLinesEnds(b *testing.B) {
 	all, _ := loadBenchFile(b)
-	for _, byScan := range []bool{false, true} {
-		name := "found-first"
-		if byScan {
-			name = "by-scan"
+	bothLineEnds(b, func(b *testing.B, s *Scanner, o ParallelOptions, bt *Batch) {
+		b.SetBytes(int64(len(all)))
+		cpu0, n := processCPU(), 0
+		for b.Loop() {
+			for start := 0; start < len(all); {
+				start = scanLines(s, all, start, o, bt, 0, true)
+				sinkInt += len(bt.Records)
+				bt.Records, bt.arena, bt.slots = bt.Records[:0], bt.arena[:0], bt.slots[:0]
+			}
+			n++
 		}
-		b.Run(name, func(b *testing.B) {
-			old := lineEndsByScan
-			lineEndsByScan = byScan
-			defer func() { lineEndsByScan = old }()
-			s := NewScanner(piCapture)
-			o := ParallelOptions{Capture: piCapture, Keep: func(*Record) bool { return false }}
-			bt := &Batch{}
-			b.SetBytes(int64(len(all)))
-			cpu0, n := processCPU(), 0
-			for b.Loop() {
-				for start := 0; start < len(all); {
-					start = scanLines(s, all, start, o, bt, 0, true)
-					sinkInt += len(bt.Records)
-					bt.Records, bt.arena, bt.slots = bt.Records[:0], bt.arena[:0], bt.slots[:0]
-				}
-				n++
-			}
-			if cpu := processCPU() - cpu0; cpu > 0 {
-				b.ReportMetric(float64(len(all))*float64(n)/cpu/1e6, "MB/cpu-s")
-			}
-		})
-	}
+		if cpu := processCPU() - cpu0; cpu > 0 {
+			b.ReportMetric(float64(len(all))*float64(n)/cpu/1e6, "MB/cpu-s")
+		}
+	})
 }

@@ -69,6 +69,28 @@ func TestParallelGrow(t *testing.T) {
 	}
 }
 
+// setNonZero sets the Record field f (named name) to a value other than
+// its zero value.
+func setNonZero(t *testing.T, f reflect.Value, name string) {
+	t.Helper()
+	switch f.Kind() {
+	case reflect.Bool:
+		f.SetBool(true)
+	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint8:
+		if f.CanInt() {
+			f.SetInt(7)
+		} else {
+			f.SetUint(7)
+		}
+	case reflect.Slice:
+		f.Set(reflect.MakeSlice(f.Type(), 1, 1))
+	case reflect.Pointer:
+		f.Set(reflect.New(f.Type().Elem()))
+	default:
+		t.Fatalf("field %s of kind %s: teach this test to set it", name, f.Kind())
+	}
+}
+
 // copyRecord copies every field of a Record: each field set to a value
 // other than its zero value in turn must arrive.
 func TestCopyRecordAllFields(t *testing.T) {
@@ -76,22 +98,7 @@ func TestCopyRecordAllFields(t *testing.T) {
 	for i := 0; i < typ.NumField(); i++ {
 		var src, dst Record
 		f := reflect.ValueOf(&src).Elem().Field(i)
-		switch f.Kind() {
-		case reflect.Bool:
-			f.SetBool(true)
-		case reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint8:
-			if f.CanInt() {
-				f.SetInt(7)
-			} else {
-				f.SetUint(7)
-			}
-		case reflect.Slice:
-			f.Set(reflect.MakeSlice(f.Type(), 1, 1))
-		case reflect.Pointer:
-			f.Set(reflect.New(f.Type().Elem()))
-		default:
-			t.Fatalf("field %s of kind %s: teach this test to set it", typ.Field(i).Name, f.Kind())
-		}
+		setNonZero(t, f, typ.Field(i).Name)
 		copyRecord(&dst, &src)
 		if !reflect.DeepEqual(dst, src) {
 			t.Fatalf("copyRecord does not copy %s", typ.Field(i).Name)
@@ -104,22 +111,7 @@ func TestSetLineAllFields(t *testing.T) {
 	for i := 0; i < typ.NumField(); i++ {
 		var rec Record
 		f := reflect.ValueOf(&rec).Elem().Field(i)
-		switch f.Kind() {
-		case reflect.Bool:
-			f.SetBool(true)
-		case reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint8:
-			if f.CanInt() {
-				f.SetInt(7)
-			} else {
-				f.SetUint(7)
-			}
-		case reflect.Slice:
-			f.Set(reflect.MakeSlice(f.Type(), 1, 1))
-		case reflect.Pointer:
-			f.Set(reflect.New(f.Type().Elem()))
-		default:
-			t.Fatalf("field %s of kind %s: teach this test to set it", typ.Field(i).Name, f.Kind())
-		}
+		setNonZero(t, f, typ.Field(i).Name)
 		setLine(&rec, 0, 0, nil, false, 0, false, false, 0)
 		if !reflect.DeepEqual(rec, Record{}) {
 			t.Fatalf("setLine leaves %s as it was", typ.Field(i).Name)
