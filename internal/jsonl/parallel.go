@@ -563,12 +563,13 @@ func scanJob(s *Scanner, j *pjob, o ParallelOptions, getBatch func() *Batch, inP
 // A line's end is found by its scan (Scanner.scanLine), not looked for
 // before: a valid value followed by white space and '\n' (or the end of
 // data) ends there. Any other line (blank, malformed, NUL, torn, a value
-// broken by a '\n') is found with IndexByte and scanned again as the line
-// it is (classifyScan): its record is the same either way. Its first scan
-// stopped at its '\n' at the latest (a '\n' is no white space to a
-// Scanner), so no line is read more than twice, whatever follows it; a
-// value that broke off at the '\n' itself (a pretty-printed or crafted
-// value spanning lines) makes its line Malformed at once.
+// broken by a '\n') is found with IndexByte and, when its end was found
+// by the scan, classified without a second scan (classifyInvalid: the scan
+// of the line over the rest of data fails exactly when its scan alone
+// does, as a '\n' is no white space to a Scanner and ends every scan);
+// its record is the same either way. A value that broke off at the '\n'
+// itself (a pretty-printed or crafted value spanning lines) makes its line
+// Malformed at once.
 func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, offset int64, first bool) int {
 	pos := start
 	byScan := lineEndsByScan
@@ -580,8 +581,10 @@ func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, 
 		if first && pos == 0 && bytes.HasPrefix(data, BOM) {
 			bom, from = true, len(BOM)
 		}
+		scanned := false // the line's scan failed: no valid value
 		if byScan {
 			end, ok := s.scanLine(data, from)
+			scanned = !ok
 			if ok {
 				raw, nl = data[pos:end], end < len(data)
 				cr = end > pos && data[end-1] == '\r'
@@ -620,7 +623,11 @@ func scanLines(s *Scanner, data []byte, start int, o ParallelOptions, b *Batch, 
 			if cr && len(body) > 0 { // rec.Body(), without reading the line's last byte again
 				body = body[:len(body)-1]
 			}
-			kind = classifyScan(s, body, nl)
+			if scanned {
+				kind = classifyInvalid(body, nl)
+			} else {
+				kind = classifyScan(s, body, nl)
+			}
 		}
 		// The record is built in its place in the batch, past b.Records
 		// (Inspect sees the batch as it was before it), every field

@@ -383,6 +383,12 @@ func classifyScan(s *Scanner, b []byte, newline bool) Kind {
 		}
 		return NonObject
 	}
+	return classifyInvalid(b, newline)
+}
+
+// classifyInvalid is the kind of a line b that holds no valid JSON value
+// (its scan failed): Blank, NULRun, TornTail or Malformed.
+func classifyInvalid(b []byte, newline bool) Kind {
 	if isBlank(b) {
 		return Blank
 	}
