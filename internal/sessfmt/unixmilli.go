@@ -1,9 +1,6 @@
 package sessfmt
 
-import (
-	"math"
-	"time"
-)
+import "time"
 
 // Bounds of the milliseconds since the Unix epoch that UnixMilli accepts:
 // the first and last millisecond of years 0 and 9999, the years RFC 3339
@@ -21,7 +18,7 @@ const (
 // and treats false as "no time", so that one session's far-future
 // timestamp cannot make the whole list's JSON encoding fail.
 func UnixMilli(ms float64) (time.Time, bool) {
-	if math.IsNaN(ms) || ms < minPrintMillis || ms >= maxPrintMillis+1 {
+	if !PrintableMillis(ms) {
 		return time.Time{}, false
 	}
 	return time.UnixMilli(int64(ms)).UTC(), true
@@ -35,7 +32,8 @@ func PrintableTime(t time.Time) bool {
 	return y >= 0 && y <= 9999
 }
 
-// PrintableMillis reports whether UnixMilli accepts ms.
+// PrintableMillis reports whether UnixMilli accepts ms (NaN fails both
+// comparisons).
 func PrintableMillis(ms float64) bool {
 	return ms >= minPrintMillis && ms < maxPrintMillis+1
 }
