@@ -81,28 +81,30 @@ func killRepairs(t *testing.T, bin string, old []byte, seed int64, wantOut strin
 	rng := rand.New(rand.NewSource(seed))
 	sawOld, sawNew := 0, 0
 	for i := 0; i < kills; i++ {
-		p := filepath.Join(t.TempDir(), "s.jsonl")
-		require.NoError(t, os.WriteFile(p, old, 0o600))
-		cmd := exec.Command(bin, "repair", p)
-		require.NoError(t, cmd.Start())
-		time.Sleep(time.Duration(rng.Int63n(int64(full * 6 / 5))))
-		_ = cmd.Process.Signal(syscall.SIGKILL)
-		_ = cmd.Wait()
-		got, err := os.ReadFile(p)
-		require.NoError(t, err)
-		switch {
-		case bytes.Equal(got, old):
-			sawOld++
-		case bytes.Equal(got, want):
-			sawNew++
-		default:
-			t.Fatalf("kill %d: the file is neither the old nor the new content (%d bytes)", i, len(got))
-		}
-		baks, _ := filepath.Glob(p + ".sessctl-*.bak")
-		for _, bk := range baks {
-			b, _ := os.ReadFile(bk)
-			require.Equal(t, old, b, "backup %s is not the old content", bk)
-		}
+		inRoundDir(t, func(dir string) {
+			p := filepath.Join(dir, "s.jsonl")
+			require.NoError(t, os.WriteFile(p, old, 0o600))
+			cmd := exec.Command(bin, "repair", p)
+			require.NoError(t, cmd.Start())
+			time.Sleep(time.Duration(rng.Int63n(int64(full * 6 / 5))))
+			_ = cmd.Process.Signal(syscall.SIGKILL)
+			_ = cmd.Wait()
+			got, err := os.ReadFile(p)
+			require.NoError(t, err)
+			switch {
+			case bytes.Equal(got, old):
+				sawOld++
+			case bytes.Equal(got, want):
+				sawNew++
+			default:
+				t.Fatalf("kill %d: the file is neither the old nor the new content (%d bytes)", i, len(got))
+			}
+			baks, _ := filepath.Glob(p + ".sessctl-*.bak")
+			for _, bk := range baks {
+				b, _ := os.ReadFile(bk)
+				require.Equal(t, old, b, "backup %s is not the old content", bk)
+			}
+		})
 	}
 	t.Logf("after %d kills: %d old, %d new (a full repair takes %s)", kills, sawOld, sawNew, full)
 }
@@ -132,6 +134,7 @@ func TestRepairAbortsOnConcurrentAppend(t *testing.T) {
 		if err == nil {
 			// repair finished before the append: the append must still be there.
 			require.True(t, bytes.HasSuffix(got, line), "append lost after a finished repair")
+			require.NoError(t, os.RemoveAll(dir)) // one try's files at a time on disk
 			continue
 		}
 		require.ErrorIs(t, err, safewrite.ErrChanged)

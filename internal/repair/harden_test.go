@@ -308,16 +308,18 @@ func TestRepairKillRetryExactlyOnce(t *testing.T) {
 		_ = cmd.Wait()
 	}
 	for i := 0; i < 20; i++ {
-		p := filepath.Join(t.TempDir(), "s.jsonl")
-		require.NoError(t, os.WriteFile(p, orig, 0o600))
-		kill(p)
-		if i%3 == 0 {
+		inRoundDir(t, func(dir string) {
+			p := filepath.Join(dir, "s.jsonl")
+			require.NoError(t, os.WriteFile(p, orig, 0o600))
 			kill(p)
-		}
-		out, err := exec.Command(bin, "repair", p).CombinedOutput()
-		require.NoError(t, err, "retry %d: %s", i, out)
-		requireExactlyOnce(t, orig, p, fmt.Sprintf("kill %d", i))
-		require.Empty(t, journals(t, p), "kill %d", i)
+			if i%3 == 0 {
+				kill(p)
+			}
+			out, err := exec.Command(bin, "repair", p).CombinedOutput()
+			require.NoError(t, err, "retry %d: %s", i, out)
+			requireExactlyOnce(t, orig, p, fmt.Sprintf("kill %d", i))
+			require.Empty(t, journals(t, p), "kill %d", i)
+		})
 	}
 }
 

@@ -116,72 +116,79 @@ func TestLongLineRepairNotHeld(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 66 MiB files")
 	}
-	now := func() time.Time { return time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC) }
-	measure := memtest.Allocated
 	for _, crlf := range []bool{false, true} {
 		for _, damaged := range []bool{false, true} {
-			dir := t.TempDir()
-			p := writeLongRepairSession(t, dir, crlf, damaged)
-			var res *Result
-			var err error
-			alloc := measure(func() { res, err = Pi(p, Options{DryRun: true, Now: now}) })
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("crlf %v damaged %v: dry run allocated %.1f MiB, %d fixes", crlf, damaged, float64(alloc)/(1<<20), len(res.Fixes))
-			// Holding the 64 MiB line costs at least twice that (read
-			// back, then parsed); the reading machinery's own buffers
-			// (jsonl.ReadParallel's chunks) are about 20 MiB of what is left.
-			if alloc > 48<<20 {
-				t.Errorf("repair --dry-run allocated %.1f MiB: it holds the long line", float64(alloc)/(1<<20))
-			}
-			if damaged != res.Changed || damaged && len(res.Fixes) < 2 {
-				t.Fatalf("fixes %+v", res.Fixes)
-			}
-			// the held reading: the serial scan reads every line whole
-			serialScan = true
-			held, err := Pi(p, Options{DryRun: true, Now: now})
-			serialScan = false
-			if err != nil {
-				t.Fatal(err)
-			}
-			res.Backup, held.Backup = "", "" // named by the clock
-			if !reflect.DeepEqual(res, held) {
-				t.Fatalf("dry run differs from the held reading:\n%+v\n%+v", res, held)
-			}
-			if !damaged {
-				continue
-			}
-			// the repair, then the held emission of the plan of a copy
-			orig, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p2 := filepath.Join(t.TempDir(), filepath.Base(p))
-			if err := os.WriteFile(p2, orig, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			orig = nil
-			alloc = measure(func() { res, err = Pi(p, Options{NoBackup: true, Now: now}) })
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("crlf %v: repair allocated %.1f MiB", crlf, float64(alloc)/(1<<20))
-			if alloc > 48<<20 {
-				t.Errorf("repair allocated %.1f MiB: it holds the long line", float64(alloc)/(1<<20))
-			}
-			got, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := heldEmit(t, p2)
-			if !bytes.Equal(got, want) {
-				t.Fatalf("crlf %v: the repaired file differs from the held emission (%d and %d bytes)", crlf, len(got), len(want))
-			}
-			if len(got) < 64<<20 || !bytes.HasSuffix(got, []byte("}\n")) {
-				t.Fatalf("crlf %v: %d bytes, ends %q", crlf, len(got), got[len(got)-8:])
-			}
+			inRoundDir(t, func(dir string) { longRepairRound(t, dir, crlf, damaged) })
 		}
+	}
+}
+
+// longRepairRound is one round of TestLongLineRepairNotHeld, in dir.
+func longRepairRound(t *testing.T, dir string, crlf, damaged bool) {
+	now := func() time.Time { return time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC) }
+	measure := memtest.Allocated
+	p := writeLongRepairSession(t, dir, crlf, damaged)
+	var res *Result
+	var err error
+	alloc := measure(func() { res, err = Pi(p, Options{DryRun: true, Now: now}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("crlf %v damaged %v: dry run allocated %.1f MiB, %d fixes", crlf, damaged, float64(alloc)/(1<<20), len(res.Fixes))
+	// Holding the 64 MiB line costs at least twice that (read
+	// back, then parsed); the reading machinery's own buffers
+	// (jsonl.ReadParallel's chunks) are about 20 MiB of what is left.
+	if alloc > 48<<20 {
+		t.Errorf("repair --dry-run allocated %.1f MiB: it holds the long line", float64(alloc)/(1<<20))
+	}
+	if damaged != res.Changed || damaged && len(res.Fixes) < 2 {
+		t.Fatalf("fixes %+v", res.Fixes)
+	}
+	// the held reading: the serial scan reads every line whole
+	serialScan = true
+	held, err := Pi(p, Options{DryRun: true, Now: now})
+	serialScan = false
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Backup, held.Backup = "", "" // named by the clock
+	if !reflect.DeepEqual(res, held) {
+		t.Fatalf("dry run differs from the held reading:\n%+v\n%+v", res, held)
+	}
+	if !damaged {
+		return
+	}
+	// the repair, then the held emission of the plan of a copy
+	orig, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2 := filepath.Join(dir, "copy", filepath.Base(p))
+	if err := os.Mkdir(filepath.Dir(p2), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p2, orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	orig = nil
+	alloc = measure(func() { res, err = Pi(p, Options{NoBackup: true, Now: now}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("crlf %v: repair allocated %.1f MiB", crlf, float64(alloc)/(1<<20))
+	if alloc > 48<<20 {
+		t.Errorf("repair allocated %.1f MiB: it holds the long line", float64(alloc)/(1<<20))
+	}
+	got, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := heldEmit(t, p2)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("crlf %v: the repaired file differs from the held emission (%d and %d bytes)", crlf, len(got), len(want))
+	}
+	if len(got) < 64<<20 || !bytes.HasSuffix(got, []byte("}\n")) {
+		t.Fatalf("crlf %v: %d bytes, ends %q", crlf, len(got), got[len(got)-8:])
 	}
 }
 
