@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sessctl/sessctl/internal/killtest"
 	"github.com/sessctl/sessctl/internal/safewrite"
 )
 
@@ -333,23 +333,22 @@ func TestFileCrashSafety(t *testing.T) {
 		t.Fatal("calibration run produced unexpected content")
 	}
 	seed := time.Now().UnixNano()
-	rnd := rand.New(rand.NewPCG(uint64(seed), 2))
 	t.Logf("full run %v, %d MiB, seed %d", full, len(old)>>20, seed)
-	var sawOld, sawNew int
-	for i := range 50 {
+	kills := killtest.New(full, uint64(seed))
+	for i := 0; kills.More(50, 200); i++ {
 		os.WriteFile(p, old, 0o640)
 		cmd := migrateHelper(p)
 		cmd.Start()
-		delay := time.Duration(rnd.Int64N(int64(full) * 13 / 10))
+		delay := kills.Delay()
 		time.Sleep(delay)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
 		got := mustRead(t, p)
 		switch {
 		case bytes.Equal(got, old):
-			sawOld++
+			kills.Saw(false)
 		case bytes.Equal(got, newC):
-			sawNew++
+			kills.Saw(true)
 		default:
 			t.Fatalf("round %d (kill after %v): neither old nor new", i, delay)
 		}
@@ -371,9 +370,9 @@ func TestFileCrashSafety(t *testing.T) {
 		}
 		os.Remove(filepath.Join(dir, ".big.jsonl.lock")) // the dead helper's
 	}
-	t.Logf("50 kills: %d old, %d new", sawOld, sawNew)
-	if sawOld == 0 || sawNew == 0 {
-		t.Errorf("kills did not land on both sides of the commit (old=%d new=%d)", sawOld, sawNew)
+	t.Logf("%d kills: %d old, %d new (kill window at the end %v)", kills.Old+kills.New, kills.Old, kills.New, kills.Max())
+	if !kills.Covered() {
+		t.Errorf("kills did not land on both sides of the commit (old=%d new=%d)", kills.Old, kills.New)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sessctl/sessctl/internal/agentlock"
+	"github.com/sessctl/sessctl/internal/killtest"
 )
 
 // The test binary doubles as helper processes, selected by SAFEWRITE_HELPER:
@@ -570,27 +570,25 @@ func TestCrashSafety(t *testing.T) {
 	}
 	t.Logf("a full rewrite of %d MiB takes %v", len(oldC)>>20, full)
 
-	var sawOld, sawNew int
-	rounds := 50
 	seed := time.Now().UnixNano()
 	t.Logf("seed %d", seed)
-	rnd := rand.New(rand.NewPCG(uint64(seed), 1))
-	for i := range rounds {
+	kills := killtest.New(full, uint64(seed))
+	for i := 0; kills.More(50, 200); i++ {
 		reset()
 		cmd := helperCmd("rewrite:" + p)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		delay := time.Duration(rnd.Int64N(int64(full) * 13 / 10))
+		delay := kills.Delay()
 		time.Sleep(delay)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
 		got := mustRead(t, p)
 		switch {
 		case bytes.Equal(got, oldC):
-			sawOld++
+			kills.Saw(false)
 		case bytes.Equal(got, newC):
-			sawNew++
+			kills.Saw(true)
 		default:
 			t.Fatalf("round %d (kill after %v): file is neither old nor new (%d bytes)", i, delay, len(got))
 		}
@@ -624,9 +622,9 @@ func TestCrashSafety(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d rounds: %d old, %d new", rounds, sawOld, sawNew)
-	if sawOld == 0 || sawNew == 0 {
-		t.Errorf("kills did not cover both sides of the commit (old=%d new=%d); timing calibration is off", sawOld, sawNew)
+	t.Logf("%d rounds: %d old, %d new (kill window at the end %v)", kills.Old+kills.New, kills.Old, kills.New, kills.Max())
+	if !kills.Covered() {
+		t.Errorf("kills did not cover both sides of the commit (old=%d new=%d)", kills.Old, kills.New)
 	}
 	// After all that, a normal rewrite still works (stale lock reclaimed).
 	reset()
