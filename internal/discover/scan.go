@@ -272,6 +272,7 @@ func Scan(opts Options) *Result {
 
 	for i, s := range out {
 		if s != nil {
+			s.clampTimes()
 			res.Sessions = append(res.Sessions, s)
 			if cache != nil {
 				cache.Put(jobs[i].path, jobs[i].st, jobs[i].prov, s)

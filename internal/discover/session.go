@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/sessctl/sessctl/internal/sessfmt"
 )
 
 // Session is one listed session file. Its JSON form is what
@@ -58,6 +60,20 @@ type Session struct {
 	// cannot open it); ProblemCodes counts them by code.
 	Problems     int            `json:"problems"`
 	ProblemCodes map[string]int `json:"problemCodes,omitempty"`
+}
+
+// clampTimes moves the row's times into years 0-9999, which list --json
+// and the list cache can write (sessfmt.ClampPrintable): a file's mtime
+// is whatever its file system holds, and one file must not make the
+// whole list fail. Times read from a session are already printable
+// (sessfmt.UnixMilli); a Modified that fell back on the mtime may not be.
+func (s *Session) clampTimes() {
+	s.MTime = sessfmt.ClampPrintable(s.MTime)
+	s.Modified = sessfmt.ClampPrintable(s.Modified)
+	if s.Created != nil && !sessfmt.PrintableTime(*s.Created) {
+		c := sessfmt.ClampPrintable(*s.Created)
+		s.Created = &c
+	}
 }
 
 // ShortID is the first 8 characters of the id.

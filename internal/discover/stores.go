@@ -79,6 +79,9 @@ func ListStores(opts Options) ([]*Session, []Warning) {
 			warns = append(warns, ws...)
 		}
 	}
+	for _, s := range out {
+		s.clampTimes()
+	}
 	return out, warns
 }
 

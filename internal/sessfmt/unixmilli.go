@@ -37,3 +37,18 @@ func PrintableTime(t time.Time) bool {
 func PrintableMillis(ms float64) bool {
 	return ms >= minPrintMillis && ms < maxPrintMillis+1
 }
+
+// ClampPrintable returns t unchanged when PrintableTime(t), else the first
+// or the last nanosecond of years 0-9999 (UTC), whichever is nearer. It is
+// for times no session wrote, such as a file's mtime: a file system like
+// tmpfs or btrfs can hold one in year 14645, and a listed row must still
+// be printable (list shows it as late as it can write).
+func ClampPrintable(t time.Time) time.Time {
+	if PrintableTime(t) {
+		return t
+	}
+	if t.UTC().Year() < 0 {
+		return time.UnixMilli(minPrintMillis).UTC()
+	}
+	return time.UnixMilli(maxPrintMillis).UTC().Add(999999 * time.Nanosecond)
+}

@@ -64,3 +64,29 @@ func TestPrintableTime(t *testing.T) {
 		}
 	}
 }
+
+// ClampPrintable keeps printable times as they are (location too) and
+// moves others to the nearer end of years 0-9999, which encoding/json
+// writes.
+func TestClampPrintable(t *testing.T) {
+	first := time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)
+	last := time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
+	east := time.FixedZone("east", 5*3600)
+	for _, c := range []struct{ in, want time.Time }{
+		{time.Date(2026, 1, 2, 3, 4, 5, 6, east), time.Date(2026, 1, 2, 3, 4, 5, 6, east)},
+		{first, first},
+		{last, last},
+		{last.Add(time.Nanosecond), last},
+		{time.Unix(400000000000, 0), last},
+		{first.Add(-time.Nanosecond), first},
+		{time.Date(-5, 1, 1, 0, 0, 0, 0, time.UTC), first},
+	} {
+		got := ClampPrintable(c.in)
+		if !got.Equal(c.want) || got.Location().String() != c.want.Location().String() {
+			t.Errorf("ClampPrintable(%v) = %v, want %v", c.in, got, c.want)
+		}
+		if _, err := got.MarshalJSON(); err != nil {
+			t.Errorf("ClampPrintable(%v) = %v: %v", c.in, got, err)
+		}
+	}
+}
