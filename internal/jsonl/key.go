@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bytes"
+	"encoding/json"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -56,6 +57,49 @@ func IsKeySurrogate(s string, i int) (r rune, ok bool) {
 		return 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F), true
 	}
 	return 0, false
+}
+
+// AppendKeyJSON appends key, a key KeyString gave, as a JSON string that
+// KeyString decodes to key again: as encoding/json writes a string, except
+// that each lone surrogate (its WTF-8 form) is written as its escape
+// (\udxxx, lowercase, as JSON.stringify writes one), where encoding/json
+// would write U+FFFD for each of its three bytes. Use it for keys only: a
+// decoded text holding the bytes ED A0 80 (as String leaves invalid UTF-8
+// in a string without escapes) is U+FFFD three times to the agents.
+func AppendKeyJSON(dst []byte, key string) []byte {
+	start := 0
+	lone := false
+	for i := 0; i+2 < len(key); i++ {
+		if _, ok := IsKeySurrogate(key, i); ok {
+			lone = true
+			break
+		}
+	}
+	if !lone {
+		m, _ := json.Marshal(key) // a string never fails
+		return append(dst, m...)
+	}
+	dst = append(dst, '"')
+	for i := 0; i < len(key); {
+		r, ok := IsKeySurrogate(key, i)
+		if !ok {
+			i++
+			continue
+		}
+		if i > start {
+			m, _ := json.Marshal(key[start:i])
+			dst = append(dst, m[1:len(m)-1]...)
+		}
+		const hex = "0123456789abcdef"
+		dst = append(dst, '\\', 'u', hex[r>>12], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+		i += 3
+		start = i
+	}
+	if start < len(key) {
+		m, _ := json.Marshal(key[start:])
+		dst = append(dst, m[1:len(m)-1]...)
+	}
+	return append(dst, '"')
 }
 
 // appendReplacing appends b to out with each byte that is not part of

@@ -216,6 +216,14 @@ func checkKey(t *testing.T, raw []byte, k string, ok bool) ([]uint16, bool) {
 			t.Fatalf("%q: key %q, String %q", raw, k, s)
 		}
 	}
+	// The key written as JSON decodes to the key again, and as
+	// encoding/json writes it when it holds no lone surrogate.
+	if back, ok := KeyString(AppendKeyJSON(nil, k)); !ok || back != k {
+		t.Fatalf("%q: key %q written as %s, read back as %q", raw, k, AppendKeyJSON(nil, k), back)
+	}
+	if m, _ := json.Marshal(k); utf8.ValidString(k) && string(AppendKeyJSON(nil, k)) != string(m) {
+		t.Fatalf("%q: key %q written as %s, encoding/json %s", raw, k, AppendKeyJSON(nil, k), m)
+	}
 	for i := 0; i < len(k); i++ {
 		if r, ok := IsKeySurrogate(k, i); ok && (r < 0xD800 || r > 0xDFFF || k[i:i+3] != wtf8([]uint16{uint16(r)})) {
 			t.Fatalf("%q: IsKeySurrogate at %d gives %x", k, i, r)
@@ -269,6 +277,9 @@ func TestKeyString(t *testing.T) {
 	}
 	if k := key(`"\udfff"`); k != "\xed\xbf\xbf" {
 		t.Errorf("lone low surrogate: %q", k)
+	}
+	if got := string(AppendKeyJSON(nil, key(`"<a\udfff\ud800b>\ud83d\ude00\u0000"`))); got != `"\u003ca\udfff\ud800b\u003e`+"\U0001F600"+`\u0000"` {
+		t.Errorf("AppendKeyJSON: %s", got)
 	}
 	if _, ok := KeyString([]byte(`12`)); ok {
 		t.Errorf("a number is not a string")
