@@ -1010,8 +1010,6 @@ func nonObjectName(b []byte) string {
 	return "number"
 }
 
-// key turns a JSON value used as an id into a map key. Strings are their own
-// key; other values get a prefixed raw form so they never collide with one.
 // keyOf is the key (rawKey) of member name of the object line rec, whose
 // parsed value is v, and whether it is there. It reads the raw member from
 // the line: fastjson decodes a lone surrogate escape as its six
@@ -1028,7 +1026,10 @@ func keyOf(rec *jsonl.Record, v *fastjson.Value, name string) (string, bool) {
 	return rawKey(raw), true
 }
 
-// key is the key of a parsed value (keyOf without the line's bytes).
+// key turns a JSON value used as an id into a map key (keyOf without the
+// line's bytes). Strings are their decoded value (fastjson's: a lone
+// surrogate escape stays its six characters); other values get a prefixed
+// raw form so they never collide with one.
 func key(v *fastjson.Value) (string, bool) {
 	if v == nil {
 		return "", false
