@@ -168,7 +168,7 @@ func writeBranch(buf *bufio.Writer, f *pi.File, at int, t time.Time, res *Result
 		if np, ok := replaced[f.Index.ParentID(i)]; ok {
 			raw := []byte("null")
 			if np != "" {
-				raw, _ = json.Marshal(np)
+				raw = jsonl.AppendKeyJSON(nil, np) // an id key: lone surrogates as \udxxx
 			}
 			if line, err = jsonedit.Set(line, "parentId", raw); err != nil {
 				return err
@@ -177,9 +177,9 @@ func writeBranch(buf *bufio.Writer, f *pi.File, at int, t time.Time, res *Result
 		}
 		if f.Entries[i].Type() == "compaction" {
 			if v, ok := jsonl.Field(line, "firstKeptEntryId"); ok {
-				if s, _ := jsonl.String(v); s != "" {
+				if s, _ := jsonl.KeyString(v); s != "" { // compared with id keys
 					if nk, dropped := nextKept[s]; dropped {
-						raw, _ := json.Marshal(nk)
+						raw := jsonl.AppendKeyJSON(nil, nk)
 						if line, err = jsonedit.Set(line, "firstKeptEntryId", raw); err != nil {
 							return err
 						}
@@ -204,13 +204,13 @@ func writeBranch(buf *bufio.Writer, f *pi.File, at int, t time.Time, res *Result
 		}
 		nid := freshID(f, added)
 		e := struct {
-			Type      string `json:"type"`
-			ID        string `json:"id"`
-			ParentID  string `json:"parentId"`
-			Timestamp string `json:"timestamp"`
-			TargetID  string `json:"targetId"`
-			Label     string `json:"label"`
-		}{"label", nid, last, t.Format("2006-01-02T15:04:05.000Z"), lt.target, lt.label}
+			Type      string          `json:"type"`
+			ID        string          `json:"id"`
+			ParentID  json.RawMessage `json:"parentId"`
+			Timestamp string          `json:"timestamp"`
+			TargetID  json.RawMessage `json:"targetId"`
+			Label     string          `json:"label"`
+		}{"label", nid, jsonl.AppendKeyJSON(nil, last), t.Format("2006-01-02T15:04:05.000Z"), jsonl.AppendKeyJSON(nil, lt.target), lt.label}
 		b, _ := json.Marshal(e)
 		buf.Write(b)
 		buf.WriteByte('\n')

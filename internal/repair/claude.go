@@ -315,7 +315,7 @@ func isGraphType(t string) bool {
 var claudeRefKeys = []string{"logicalParentUuid", "sourceToolAssistantUUID", "leafUuid", "messageId"}
 
 // claudeFields extracts what repair needs from a Claude Code line.
-func claudeFields(v *fastjson.Value) *vline {
+func claudeFields(v *fastjson.Value, line []byte) *vline {
 	l := &vline{obj: true, ts: noTS}
 	str := func(key string) (string, bool) {
 		x := jsonl.Get(v, key)

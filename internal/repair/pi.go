@@ -198,17 +198,18 @@ type planner struct {
 	rejects []rejectRec
 	ids     map[string]bool
 	// format hooks (nil: pi)
-	fieldsFn func(*fastjson.Value) *vline
+	fieldsFn func(v *fastjson.Value, line []byte) *vline
 	gluedRE  *regexp.Regexp
 	shapeFn  func(*fastjson.Value) bool
 }
 
-// fields extracts what the planner needs from a parsed line.
-func (p *planner) fields(v *fastjson.Value) *vline {
+// fields extracts what the planner needs from a parsed line, v the value
+// of the JSON object line (nil: ids from v).
+func (p *planner) fields(v *fastjson.Value, line []byte) *vline {
 	if p.fieldsFn != nil {
-		return p.fieldsFn(v)
+		return p.fieldsFn(v, line)
 	}
-	return fields(v)
+	return fields(v, line)
 }
 
 func (p *planner) salvageTail(fp *fastjson.Parser, b []byte) (head, tail []byte) {
@@ -271,7 +272,7 @@ func (p *planner) scan(r io.Reader) error {
 		rec := rd.Record()
 		var v *vline
 		if rec.Kind == jsonl.Object {
-			v = p.fields(rec.Value)
+			v = p.fields(rec.Value, rec.Body())
 		}
 		p.line(st, rec, v)
 	}
@@ -306,7 +307,7 @@ func (p *planner) scanParallel(f *os.File, st *scanState) error {
 		if rec.Kind == jsonl.Object {
 			fp := fpPool.Get().(*fastjson.Parser)
 			if val, err := fp.ParseBytes(rec.Body()); err == nil {
-				v = p.fields(val)
+				v = p.fields(val, rec.Body())
 			}
 			fpPool.Put(fp)
 		}
@@ -345,7 +346,7 @@ func (p *planner) scanParallel(f *os.File, st *scanState) error {
 				if err != nil {
 					return fmt.Errorf("line %d: %w", rec.Line, err)
 				}
-				v = p.fields(val)
+				v = p.fields(val, rec.Body())
 			}
 			p.line(st, rec, v)
 		}
@@ -384,7 +385,7 @@ func (p *planner) elidedFields(f *os.File, rec *jsonl.Record, st *scanState) (*v
 	if readsElided(val) {
 		return nil, nil
 	}
-	return p.fields(val), nil
+	return p.fields(val, small), nil
 }
 
 // readKeys are the top-level members repair reads from a line (pi's and
@@ -437,7 +438,7 @@ func (p *planner) line(st *scanState, rec *jsonl.Record, v *vline) {
 			return
 		}
 		if val, err := fp.ParseBytes(clean); err == nil && val.Type() == fastjson.TypeObject {
-			v := p.fields(val)
+			v := p.fields(val, clean)
 			v.orig, v.bytes = n, append([]byte(nil), clean...)
 			add(v)
 			p.fix(Fix{Line: n, Code: problem.NULRun, Action: "stripped-nul", Detail: fmt.Sprintf("removed %d NUL bytes; the rest is a valid entry", len(rec.Raw)-len(clean))})
@@ -456,7 +457,7 @@ func (p *planner) line(st *scanState, rec *jsonl.Record, v *vline) {
 		if parts := splitGlued(fp, body); parts != nil {
 			for _, part := range parts {
 				val, _ := fp.ParseBytes(part)
-				v := p.fields(val)
+				v := p.fields(val, part)
 				v.orig, v.bytes = n, part
 				add(v)
 			}
@@ -465,7 +466,7 @@ func (p *planner) line(st *scanState, rec *jsonl.Record, v *vline) {
 		}
 		if head, tail := p.salvageTail(fp, body); tail != nil {
 			val, _ := fp.ParseBytes(tail)
-			v := p.fields(val)
+			v := p.fields(val, tail)
 			v.orig, v.bytes = n, tail
 			add(v)
 			p.reject(n, code, head)
@@ -481,7 +482,7 @@ func (p *planner) line(st *scanState, rec *jsonl.Record, v *vline) {
 					joined = append(joined, bytes.TrimSuffix(r.raw, []byte("\r"))...)
 				}
 				if val, err := fp.ParseBytes(joined); err == nil && val.Type() == fastjson.TypeObject {
-					v := p.fields(val)
+					v := p.fields(val, joined)
 					v.orig, v.bytes = st.run[0].line, joined
 					add(v)
 					p.fix(Fix{Line: st.run[0].line, Code: problem.MalformedLine, Action: "rejoined",
@@ -503,8 +504,9 @@ func (p *planner) reject(line int, code string, raw []byte) {
 	}
 }
 
-// fields extracts what repair needs from a parsed line.
-func fields(v *fastjson.Value) *vline {
+// fields extracts what repair needs from a parsed line, v, whose bytes are
+// line (nil: unknown).
+func fields(v *fastjson.Value, line []byte) *vline {
 	l := &vline{obj: true, refs: map[string]string{}}
 	str := func(key string) (string, bool) {
 		x := jsonl.Get(v, key)
@@ -514,25 +516,48 @@ func fields(v *fastjson.Value) *vline {
 		b, _ := x.StringBytes()
 		return string(b), true
 	}
+	id := func(key string) (string, bool) { return idKey(v, line, key) }
 	l.typ, _ = str("type")
-	l.id, l.hasID = str("id")
-	l.parent, _ = str("parentId")
+	l.id, l.hasID = id("id")
+	l.parent, _ = id("parentId")
 	l.header = l.typ == "session" && l.hasID
 	switch l.typ {
 	case "label":
-		if t, ok := str("targetId"); ok {
+		if t, ok := id("targetId"); ok {
 			l.refs["targetId"] = t
 		}
 	case "compaction":
-		if t, ok := str("firstKeptEntryId"); ok {
+		if t, ok := id("firstKeptEntryId"); ok {
 			l.refs["firstKeptEntryId"] = t
 		}
 	case "branch_summary":
-		if t, ok := str("fromId"); ok {
+		if t, ok := id("fromId"); ok {
 			l.refs["fromId"] = t
 		}
 	}
 	return l
+}
+
+// idKey is the key of member key of the object line whose bytes are line
+// and parsed value v, when it is a string: jsonl.KeyString of its raw
+// value, which keeps lone surrogate escapes apart as JSON.parse does (so
+// ids "\ud800" and "\ud801" are two ids, and "\ud800" is not the id
+// spelled "\\ud800", as fastjson's decoding would make them). Written back
+// with jsonl.AppendKeyJSON (vline.render). Without line it decodes v.
+func idKey(v *fastjson.Value, line []byte, key string) (string, bool) {
+	if line == nil {
+		x := jsonl.Get(v, key)
+		if x == nil || x.Type() != fastjson.TypeString {
+			return "", false
+		}
+		b, _ := x.StringBytes()
+		return string(b), true
+	}
+	raw, ok := jsonl.Field(line, key)
+	if !ok {
+		return "", false
+	}
+	return jsonl.KeyString(raw)
 }
 
 // header makes sure the file starts with a valid header (after omp's title

@@ -67,14 +67,14 @@ func (p *planner) closeToolCalls(ra io.ReaderAt) error {
 			}
 			jsonl.Elements(field(m, "content"), func(blk []byte) bool {
 				if t, _ := jsonl.String(field(blk, "type")); t == "toolCall" {
-					id, _ := jsonl.String(field(blk, "id"))
+					id, _ := jsonl.KeyString(field(blk, "id")) // a key: lone surrogates kept, as JavaScript's strings
 					name, _ := jsonl.String(field(blk, "name"))
 					calls = append(calls, call{id, name})
 				}
 				return true
 			})
 		case "toolResult":
-			id, _ := jsonl.String(field(m, "toolCallId"))
+			id, _ := jsonl.KeyString(field(m, "toolCallId"))
 			answered[id] = true
 		}
 	}
@@ -86,17 +86,17 @@ func (p *planner) closeToolCalls(ra io.ReaderAt) error {
 		}
 		id := p.freshID()
 		msg := map[string]any{
-			"role": "toolResult", "toolCallId": c.id, "toolName": c.name,
+			"role": "toolResult", "toolCallId": json.RawMessage(jsonl.AppendKeyJSON(nil, c.id)), "toolName": c.name,
 			"content": []map[string]string{{"type": "text", "text": ClosedToolCallText}},
 			"isError": true, "timestamp": now.UnixMilli(),
 		}
 		entry := struct {
-			Type      string         `json:"type"`
-			ID        string         `json:"id"`
-			ParentID  string         `json:"parentId"`
-			Timestamp string         `json:"timestamp"`
-			Message   map[string]any `json:"message"`
-		}{"message", id, leaf, now.Format("2006-01-02T15:04:05.000Z"), msg}
+			Type      string          `json:"type"`
+			ID        string          `json:"id"`
+			ParentID  json.RawMessage `json:"parentId"`
+			Timestamp string          `json:"timestamp"`
+			Message   map[string]any  `json:"message"`
+		}{"message", id, jsonl.AppendKeyJSON(nil, leaf), now.Format("2006-01-02T15:04:05.000Z"), msg}
 		b, _ := json.Marshal(entry)
 		p.lines = append(p.lines, &vline{bytes: b, obj: true, typ: "message", id: id, hasID: true, parent: leaf, refs: map[string]string{}})
 		p.fix(Fix{Code: pi.CodeToolCallNoResult, Action: "closed-tool-call", ID: id,
@@ -175,7 +175,7 @@ func (v *vline) render(b []byte) ([]byte, error) {
 		}
 		raw := []byte("null")
 		if val != "\x00null" {
-			raw, _ = json.Marshal(val)
+			raw = jsonl.AppendKeyJSON(nil, val) // an id key: its lone surrogates as \udxxx
 		}
 		var err error
 		if b, err = jsonedit.Set(b, key, raw); err != nil {

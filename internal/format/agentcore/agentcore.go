@@ -172,12 +172,13 @@ func (s *Session) index(r io.Reader) error {
 		if rec.BOM {
 			s.Problems = append(s.Problems, problem.Problem{Code: problem.BOM, Severity: problem.Warning, Line: rec.Line, Message: "file starts with a UTF-8 byte order mark"})
 		}
-		id, ok := rec.StrOK("id")
+		id, ok := keyOf(rec.Body(), "id")
 		if !ok || id == "" {
 			s.Problems = append(s.Problems, problem.Problem{Code: problem.MissingID, Severity: problem.Warning, Line: rec.Line, Message: "entry has no string id; it cannot be placed in the tree"})
 			continue
 		}
-		e := Entry{ID: id, ParentID: rec.Str("parentId"), Type: rec.Str("type"), Line: rec.Line, Offset: rec.Offset, Len: rec.Len()}
+		parent, _ := keyOf(rec.Body(), "parentId")
+		e := Entry{ID: id, ParentID: parent, Type: rec.Str("type"), Line: rec.Line, Offset: rec.Offset, Len: rec.Len()}
 		if ts := rec.Value.Get("timestamp"); ts != nil && ts.Type() == fastjson.TypeNumber {
 			e.Timestamp = time.UnixMilli(int64(ts.GetFloat64())).UTC()
 		}
@@ -189,6 +190,20 @@ func (s *Session) index(r io.Reader) error {
 	}
 	s.Index.Finish()
 	return nil
+}
+
+// keyOf is the key of member name of the JSON object obj when it is a
+// string (false otherwise): jsonl.KeyString, which keeps lone surrogate
+// escapes apart as JSON.parse does, so that ids "\ud800" and "\ud801" are
+// two entries (encoding/json makes both U+FFFD) and "\ud800" is not the id
+// spelled "\\ud800" (fastjson keeps a lone surrogate escape as its six
+// characters). The last of a repeated member wins, as in JSON.parse.
+func keyOf(obj []byte, name string) (string, bool) {
+	raw, ok := jsonl.Field(obj, name)
+	if !ok {
+		return "", false
+	}
+	return jsonl.KeyString(raw)
 }
 
 // Leaves returns the entries without children, in file order.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/problem"
 )
 
@@ -71,20 +72,27 @@ func (s *Session) Check() ([]problem.Problem, error) {
 		if json.Unmarshal(raw, &b) != nil {
 			continue
 		}
+		// Tool call ids are keys (keyOf: lone surrogates kept, as the
+		// agent's strings keep them), not encoding/json's decoding.
 		switch e.Type {
 		case TypeAssistant:
-			for _, c := range b.ToolCalls {
-				if c.ID != "" {
-					calls = append(calls, call{e.Line, c.ID, e.ID})
+			tcs, _ := jsonl.Field(raw, "toolCalls")
+			jsonl.Elements(tcs, func(el []byte) bool {
+				if len(el) > 0 && el[0] == '{' {
+					if id, _ := keyOf(el, "id"); id != "" {
+						calls = append(calls, call{e.Line, id, e.ID})
+					}
 				}
-			}
+				return true
+			})
 		case TypeTool:
-			if b.ToolCallID != "" {
-				calls = append(calls, call{e.Line, b.ToolCallID, e.ID})
+			if id, _ := keyOf(raw, "toolCallId"); id != "" {
+				calls = append(calls, call{e.Line, id, e.ID})
 			}
 		case TypeToolResult:
-			results[b.ToolCallID] = true
-			resultLines = append(resultLines, call{e.Line, b.ToolCallID, e.ID})
+			id, _ := keyOf(raw, "toolCallId")
+			results[id] = true
+			resultLines = append(resultLines, call{e.Line, id, e.ID})
 		}
 	}
 	known := map[string]bool{}

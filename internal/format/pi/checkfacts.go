@@ -59,14 +59,16 @@ type lineFact struct {
 	dropped bool
 	// calls are an assistant message's tool calls, in order.
 	calls []toolCall
-	// resultID is a tool result's toolCallId ("" when not a string).
+	// resultID is a tool result's toolCallId, as a key (jsonl.KeyString;
+	// "" when not a string).
 	resultID string
 	// fkOK: the compaction has firstKeptEntryId; fkStr: it is a string,
-	// fkID its value; fkRaw its raw JSON.
+	// fkID its key (jsonl.KeyString); fkRaw its raw JSON.
 	fkOK, fkStr bool
 	fkID, fkRaw string
 }
 
+// toolCall is a tool call: its id as a key (jsonl.KeyString), its name.
 type toolCall struct{ id, name string }
 
 // factFromLine computes a line's fact from the line itself (as stored),
@@ -84,19 +86,19 @@ func factFromLine(line []byte, typ, role string) lineFact {
 			content, _ := jsonl.Field(m, "content")
 			jsonl.Elements(content, func(b []byte) bool {
 				if t, _ := jsonl.String(sub(b, "type")); t == "toolCall" {
-					id, _ := jsonl.String(sub(b, "id"))
+					id, _ := jsonl.KeyString(sub(b, "id"))
 					name, _ := jsonl.String(sub(b, "name"))
 					lf.calls = append(lf.calls, toolCall{id, name})
 				}
 				return true
 			})
 		case "toolResult":
-			lf.resultID, _ = jsonl.String(sub(m, "toolCallId"))
+			lf.resultID, _ = jsonl.KeyString(sub(m, "toolCallId"))
 		}
 	case "compaction":
 		fk, ok := jsonl.Field(line, "firstKeptEntryId")
 		lf.fkOK = ok
-		lf.fkID, lf.fkStr = jsonl.String(fk)
+		lf.fkID, lf.fkStr = jsonl.KeyString(fk)
 		if ok {
 			lf.fkRaw = string(fk)
 		}
@@ -345,14 +347,14 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 			// any.
 			for e := sb[min(nCheckSub, len(sb)):]; len(e) >= nElem; e = e[nElem:] {
 				if wordIs(e[elemType], "toolCall") {
-					st.calls = append(st.calls, storedCall{strDecoded(st, e[elemID]), strDecoded(st, e[elemName])})
+					st.calls = append(st.calls, storedCall{strKey(st, e[elemID]), strDecoded(st, e[elemName])})
 				}
 			}
 			sf.nCalls = int32(len(st.calls)) - sf.callAt
 			keep = keep || sf.nCalls > 0
 		case roleToolResult:
 			sf.flags |= sfResult
-			sf.str = strDecoded(st, callID)
+			sf.str = strKey(st, callID)
 			keep = true
 		}
 		switch c := sb[subContent]; {
@@ -374,7 +376,7 @@ func inspect(rec *jsonl.Record, b *jsonl.Batch, list bool) {
 			sf.flags |= sfFKOK
 			sf.raw = st.str(fk)
 		}
-		id, isStr := jsonl.String(fk)
+		id, isStr := jsonl.KeyString(fk)
 		if isStr {
 			sf.flags |= sfFKStr
 		}
@@ -420,6 +422,18 @@ func strDecoded(st *factStore, raw []byte) strRef {
 		return st.str(raw[1 : n-1])
 	}
 	s, _ := jsonl.String(raw)
+	return st.strString(s)
+}
+
+// strKey stores the key of raw JSON string raw, an id compared with
+// others (a tool call's id, a result's toolCallId): jsonl.KeyString's
+// ("" when it is not a string), without decoding when raw is its own key
+// (plainKey).
+func strKey(st *factStore, raw []byte) strRef {
+	if n := len(raw); n >= 2 && raw[0] == '"' && plainKey(raw[1:n-1]) {
+		return st.str(raw[1 : n-1])
+	}
+	s, _ := jsonl.KeyString(raw)
 	return st.strString(s)
 }
 

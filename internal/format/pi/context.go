@@ -232,8 +232,8 @@ func strictEqual(a, b []byte) bool {
 	if a[0] == '{' || a[0] == '[' || b[0] == '{' || b[0] == '[' {
 		return false // distinct objects are never ===
 	}
-	sa, okA := jsonl.String(a)
-	sb, okB := jsonl.String(b)
+	sa, okA := jsonl.KeyString(a) // keys: lone surrogates kept, as JavaScript's strings keep them
+	sb, okB := jsonl.KeyString(b)
 	if okA || okB {
 		return okA && okB && sa == sb
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/sessctl/sessctl/internal/jsonl"
@@ -604,13 +605,48 @@ func (rd *reader) in(b []byte) string {
 	return s
 }
 
-// rawKeyView is rawKey without a copy for a string without escapes: the
-// result shares raw's bytes and is valid only while they are.
+// rawKeyView is rawKey without a copy for a string without escapes that
+// is valid UTF-8 (plainKey): the result shares raw's bytes and is valid
+// only while they are.
 func rawKeyView(raw []byte) string {
-	if n := len(raw); n > 2 && raw[0] == '"' && raw[n-1] == '"' && noBackslash(raw[1:n-1]) {
+	if n := len(raw); n > 2 && raw[0] == '"' && raw[n-1] == '"' && plainKey(raw[1:n-1]) {
 		return unsafe.String(&raw[1], n-2)
 	}
 	return rawKey(raw)
+}
+
+// plainKey reports whether the characters b of a JSON string are their own
+// key (rawKey): they hold no backslash and are valid UTF-8. It is
+// noBackslash, which ORs the words (bytes) it loads to see at the end
+// whether any byte is above 0x7f: only then (an id that is not ASCII) does
+// it test the UTF-8 (an invalid byte is U+FFFD in the key, so that raw
+// bytes ED A0 80 never equal the key of "\ud800", jsonl.KeyString).
+func plainKey(b []byte) bool {
+	n := len(b)
+	if n > 32 {
+		return bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b)
+	}
+	const msb = 0x8080808080808080
+	if n >= 8 {
+		var or uint64
+		for i := 0; i+8 < n; i += 8 {
+			w := binary.LittleEndian.Uint64(b[i:])
+			if hasBackslash(w) {
+				return false
+			}
+			or |= w
+		}
+		w := binary.LittleEndian.Uint64(b[n-8:])
+		return !hasBackslash(w) && ((or|w)&msb == 0 || utf8.Valid(b))
+	}
+	var or byte
+	for _, c := range b {
+		if c == '\\' {
+			return false
+		}
+		or |= c
+	}
+	return or < utf8.RuneSelf || utf8.Valid(b)
 }
 
 // noBackslash reports whether b holds no backslash; the short strings of
@@ -788,9 +824,9 @@ func (rd *reader) take(rec *jsonl.Record) {
 		v := rec.Value
 		typ = rd.in(strBytes(jsonl.Get(v, "type")))
 		idv := jsonl.Get(v, "id")
-		id, hasID = key(idv)
+		id, hasID = keyOf(rec, v, "id")
 		nullID = idv != nil && idv.Type() == fastjson.TypeNull
-		parent, hasParent = key(jsonl.Get(v, "parentId"))
+		parent, hasParent = keyOf(rec, v, "parentId")
 		if hasParent {
 			hasParent = truthyValue(jsonl.Get(v, "parentId"))
 		}
@@ -825,7 +861,7 @@ func (rd *reader) take(rec *jsonl.Record) {
 	}
 	switch typ {
 	case "label":
-		target, _ := key(jsonl.Get(v, "targetId"))
+		target, _ := keyOf(rec, v, "targetId")
 		if lv := jsonl.Get(v, "label"); lv != nil && truthyValue(lv) {
 			if s, ok := valueString(lv); ok {
 				f.Labels[target] = s
@@ -974,8 +1010,26 @@ func nonObjectName(b []byte) string {
 	return "number"
 }
 
-// key turns a JSON value used as an id into a map key. Strings are their own
-// key; other values get a prefixed raw form so they never collide with one.
+// keyOf is the key (rawKey) of member name of the object line rec, whose
+// parsed value is v, and whether it is there. It reads the raw member from
+// the line: fastjson decodes a lone surrogate escape as its six
+// characters. A record without its bytes (a streamed long line) falls back
+// to v.
+func keyOf(rec *jsonl.Record, v *fastjson.Value, name string) (string, bool) {
+	if rec.Raw == nil {
+		return key(jsonl.Get(v, name))
+	}
+	raw, ok := jsonl.Field(rec.Body(), name)
+	if !ok {
+		return "", false
+	}
+	return rawKey(raw), true
+}
+
+// key turns a JSON value used as an id into a map key (keyOf without the
+// line's bytes). Strings are their decoded value (fastjson's: a lone
+// surrogate escape stays its six characters); other values get a prefixed
+// raw form so they never collide with one.
 func key(v *fastjson.Value) (string, bool) {
 	if v == nil {
 		return "", false

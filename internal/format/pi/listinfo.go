@@ -731,16 +731,15 @@ func word(raw []byte) []byte {
 // hide one.
 func idHash(raw []byte) uint64 { return tree.HashString(rawKeyView(raw)) }
 
-// rawKey turns a raw JSON id into a map key: strings are their decoded
-// value, other values their raw text behind a NUL so they never collide.
-// Not JSON.parse's parity for lone surrogates: jsonl.String turns every
-// lone surrogate escape into U+FFFD, so ids "\ud800" and "\ud801" get one
-// key here (duplicate-id, self-parent, a parent found) where JSON.parse
-// keeps two distinct strings and the agent two entries. Known, not fixed:
-// keying them apart needs a decoding that keeps lone surrogates (WTF-8)
-// wherever ids are compared (index, parents, orphans, tool call ids).
+// rawKey turns a raw JSON id into a map key: strings are their
+// jsonl.KeyString (equal exactly when JavaScript calls the strings
+// JSON.parse gives equal: a lone surrogate escape is kept, so ids "\ud800"
+// and "\ud801" are two keys, as they are two entries to the agent), other
+// values their raw text behind a NUL so they never collide with a string
+// without one. Every place that compares ids, parent ids, targets and tool
+// call ids keys them so (rawKeyView, keyOf, idKey, strKey).
 func rawKey(raw []byte) string {
-	if s, ok := jsonl.String(raw); ok {
+	if s, ok := jsonl.KeyString(raw); ok {
 		return s
 	}
 	return "\x00" + string(raw)

@@ -172,7 +172,7 @@ func setKey(raw []byte) (string, bool) {
 	if raw == nil {
 		return "u", true
 	}
-	if s, ok := jsonl.String(raw); ok {
+	if s, ok := jsonl.KeyString(raw); ok { // lone surrogates kept, as JavaScript's strings keep them
 		return "s" + s, true
 	}
 	if len(raw) > 0 && (raw[0] == '{' || raw[0] == '[') {

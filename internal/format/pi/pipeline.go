@@ -253,6 +253,13 @@ func plainString(raw []byte) bool {
 	return n >= 2 && raw[0] == '"' && raw[n-1] == '"' && noBackslash(raw[1:n-1])
 }
 
+// plainKeyString reports whether raw is a JSON string whose key (rawKey) is
+// raw[1:len(raw)-1]: without escapes and valid UTF-8 (plainKey).
+func plainKeyString(raw []byte) bool {
+	n := len(raw)
+	return n >= 2 && raw[0] == '"' && raw[n-1] == '"' && plainKey(raw[1:n-1])
+}
+
 // lineKeys is what the workers read of an object line's type, id, parent
 // id and role (readKeys), each once, for the index's digest (digest), the
 // listing's fact and check's.
@@ -269,8 +276,9 @@ type lineKeys struct {
 	// exactMsg: the type is spelled "message"; isMsg: its value is
 	// "message" (spelled so or with escapes).
 	exactMsg, isMsg bool
-	// idPlain, pPlain, rolePlain: the id, parent id, role is a string
-	// without escapes (plainString).
+	// idPlain, pPlain: the id, parent id is a string that is its own key
+	// (plainKeyString); rolePlain: the role is a string without escapes
+	// (plainString).
 	idPlain, pPlain, rolePlain bool
 	rk                         uint8 // role's roleUser, ... (roleOther)
 }
@@ -301,13 +309,13 @@ func (ih *idHashes) readKeys(rec *jsonl.Record, k *lineKeys) {
 			// the usual chain: the same bytes, the same hash
 			k.pPlain, k.pH, k.pPrev = ih.lastPlain, ih.lastH, true
 		} else {
-			k.pPlain = plainString(raw)
+			k.pPlain = plainKeyString(raw)
 		}
 	}
 	k.h = noIDHash
 	if raw := top[capID]; raw != nil {
 		k.idRaw = raw
-		if k.idPlain = plainString(raw); k.idPlain && len(raw) > 2 {
+		if k.idPlain = plainKeyString(raw); k.idPlain && len(raw) > 2 {
 			k.h = tree.HashString(unsafe.String(&raw[1], len(raw)-2)) // rawKeyView's
 		} else {
 			k.h = tree.HashString(rawKeyView(raw))

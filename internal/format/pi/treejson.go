@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/sessctl/sessctl/internal/jsonl"
 	"github.com/sessctl/sessctl/internal/tree"
 )
 
@@ -50,7 +51,7 @@ func (f *File) WriteTreeJSON(out io.Writer, leaf int) error {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, f.DisplayID(n))
+		b = appendIDJSON(b, x.ID(n))
 		flush(1 << 20)
 	}
 	ids := func(ns []int) {
@@ -68,7 +69,7 @@ func (f *File) WriteTreeJSON(out io.Writer, leaf int) error {
 	if leaf == tree.None {
 		b = append(b, "null"...)
 	} else {
-		b = appendJSONString(b, f.DisplayID(leaf))
+		b = appendIDJSON(b, x.ID(leaf))
 	}
 	b = append(b, `,"roots":[`...)
 	k := 0
@@ -102,7 +103,7 @@ func (f *File) WriteTreeJSON(out io.Writer, leaf int) error {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, displayID(d))
+		b = appendIDJSON(b, d)
 		flush(1 << 20)
 		k++
 	}
@@ -257,10 +258,10 @@ func (r *treeRenderer) block(b []byte, from, to int) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"id":`...)
-		b = appendJSONString(b, f.DisplayID(i))
+		b = appendIDJSON(b, x.ID(i))
 		b = append(b, `,"parentId":`...)
 		if x.HasParent(i) {
-			b = appendJSONString(b, displayID(x.ParentID(i)))
+			b = appendIDJSON(b, x.ParentID(i))
 		} else {
 			b = append(b, "null"...)
 		}
@@ -277,7 +278,7 @@ func (r *treeRenderer) block(b []byte, from, to int) []byte {
 			if k > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, f.DisplayID(int(c)))
+			b = appendIDJSON(b, x.ID(int(c)))
 		}
 		b = append(b, "]}"...)
 	}
@@ -287,7 +288,22 @@ func (r *treeRenderer) block(b []byte, from, to int) []byte {
 // appendJSONString appends s as a JSON string: as is between quotes when
 // that is valid, else as encoding/json writes it (HTML characters escaped,
 // invalid UTF-8 replaced).
-func appendJSONString(b []byte, s string) []byte {
+func appendJSONString(b []byte, s string) []byte { return appendJSONStr(b, s, false) }
+
+// appendIDJSON appends the id whose key is k (Index.ID) as a JSON string:
+// displayID's text, where a string id's lone surrogates (jsonl.KeyString
+// keeps them) are written as their escapes, as JSON.stringify writes them
+// (jsonl.AppendKeyJSON), not as U+FFFD.
+func appendIDJSON(b []byte, k string) []byte {
+	if len(k) > 0 && k[0] == 0 { // not a string, or no id
+		return appendJSONStr(b, displayID(k), false)
+	}
+	return appendJSONStr(b, k, true)
+}
+
+// appendJSONStr is appendJSONString, for the key of a string id when key
+// (appendIDJSON).
+func appendJSONStr(b []byte, s string, key bool) []byte {
 	// One pass that copies and tests each byte (ids are short: a call of
 	// memmove and a second loop cost more).
 	n := len(b)
@@ -297,6 +313,9 @@ func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if jsonUnsafe[c] {
+			if key {
+				return jsonl.AppendKeyJSON(b[:n], s)
+			}
 			m, _ := json.Marshal(s)
 			return append(b[:n], m...)
 		}

@@ -1,0 +1,185 @@
+package jsonl
+
+import (
+	"bytes"
+	"encoding/json"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// KeyString decodes a raw JSON string value into a key that is equal for
+// two values exactly when JavaScript calls the strings JSON.parse gives
+// for them equal. ok is false when raw is not a string, as with String.
+//
+// It decodes as String does, but for two things:
+//
+//   - A lone surrogate escape (a high surrogate "\ud800".."\udbff" not
+//     followed by a low surrogate escape, or a low one "\udc00".."\udfff"
+//     on its own) is kept, in its generalized UTF-8 (WTF-8) form: the
+//     three bytes ED A0 80 .. ED BF BF. String (as encoding/json) turns
+//     each into U+FFFD, so "\ud800" and "\ud801" would be one key where
+//     JSON.parse keeps two different strings. A surrogate pair is the
+//     usual 4-byte UTF-8 of its character, as in String.
+//   - Invalid UTF-8 bytes in the file become U+FFFD, one each (as String
+//     and encoding/json do in a string holding escapes), also in a string
+//     without escapes, whose bytes String returns as they are: the agents
+//     read their files as UTF-8 with replacement, so such a byte is
+//     U+FFFD to them. So a key holds WTF-8 surrogate bytes only where raw
+//     had a lone surrogate escape: the bytes ED A0 80 of a file are
+//     invalid UTF-8 and three U+FFFD here, never equal to "\ud800".
+//
+// A key is valid UTF-8 exactly when the value holds no lone surrogate, and
+// then equals what String gives whenever raw holds an escape or is valid
+// UTF-8. A string without escapes that is valid UTF-8 costs one copy, as in
+// String. FuzzKeyString holds KeyString to a model of JavaScript's strings.
+func KeyString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		if utf8.Valid(inner) {
+			return string(inner), true
+		}
+		b := appendReplacing(make([]byte, 0, len(inner)+8), inner)
+		return unsafe.String(unsafe.SliceData(b), len(b)), true // b is not used again
+	}
+	return unescapeKey(raw)
+}
+
+// IsKeySurrogate reports whether s[i:] starts with the WTF-8 form of a
+// surrogate (ED A0 80 .. ED BF BF), as KeyString writes a lone surrogate
+// escape; r is the surrogate.
+func IsKeySurrogate(s string, i int) (r rune, ok bool) {
+	if i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
+		return 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F), true
+	}
+	return 0, false
+}
+
+// AppendKeyJSON appends key, a key KeyString gave, as a JSON string that
+// KeyString decodes to key again: as encoding/json writes a string, except
+// that each lone surrogate (its WTF-8 form) is written as its escape
+// (\udxxx, lowercase, as JSON.stringify writes one), where encoding/json
+// would write U+FFFD for each of its three bytes. Use it for keys only: a
+// decoded text holding the bytes ED A0 80 (as String leaves invalid UTF-8
+// in a string without escapes) is U+FFFD three times to the agents.
+func AppendKeyJSON(dst []byte, key string) []byte {
+	start := 0
+	lone := false
+	for i := 0; i+2 < len(key); i++ {
+		if _, ok := IsKeySurrogate(key, i); ok {
+			lone = true
+			break
+		}
+	}
+	if !lone {
+		m, _ := json.Marshal(key) // a string never fails
+		return append(dst, m...)
+	}
+	dst = append(dst, '"')
+	for i := 0; i < len(key); {
+		r, ok := IsKeySurrogate(key, i)
+		if !ok {
+			i++
+			continue
+		}
+		if i > start {
+			m, _ := json.Marshal(key[start:i])
+			dst = append(dst, m[1:len(m)-1]...)
+		}
+		const hex = "0123456789abcdef"
+		dst = append(dst, '\\', 'u', hex[r>>12], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+		i += 3
+		start = i
+	}
+	if start < len(key) {
+		m, _ := json.Marshal(key[start:])
+		dst = append(dst, m[1:len(m)-1]...)
+	}
+	return append(dst, '"')
+}
+
+// appendReplacing appends b to out with each byte that is not part of
+// valid UTF-8 replaced by U+FFFD (utf8.DecodeRune's steps, as
+// encoding/json's).
+func appendReplacing(out, b []byte) []byte {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			out = append(out, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			out = utf8.AppendRune(out, unicode.ReplacementChar)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+// appendSurrogate appends the WTF-8 form of surrogate r.
+func appendSurrogate(out []byte, r rune) []byte {
+	return append(out, 0xED, 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
+}
+
+// unescapeKey is unescape keeping lone surrogate escapes (KeyString); it
+// reports false for what is not a valid JSON string, as unescape does.
+func unescapeKey(raw []byte) (string, bool) {
+	n := len(raw)
+	if n < 2 || raw[0] != '"' || raw[n-1] != '"' {
+		return "", false
+	}
+	in := raw[1 : n-1]
+	b := make([]byte, 0, len(in))
+	for i := 0; i < len(in); {
+		c := in[i]
+		switch {
+		case c == '\\':
+			if i+1 < len(in) && in[i+1] == 'u' {
+				if r, ok := hex4(in[i+2:]); ok && utf16.IsSurrogate(r) {
+					if r < 0xDC00 { // high: a pair when a low surrogate escape follows
+						if r2, ok := hex4u(in[i+6:]); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
+							b = utf8.AppendRune(b, utf16.DecodeRune(r, r2))
+							i += 12
+							continue
+						}
+					}
+					b = appendSurrogate(b, r)
+					i += 6
+					continue
+				}
+			}
+			var k int
+			var ok bool
+			if b, k, ok = appendEscape(b, in[i:]); !ok {
+				return "", false
+			}
+			i += k
+		case c == '"' || c < 0x20:
+			return "", false
+		case c < utf8.RuneSelf:
+			j := i + 1
+			for j < len(in) && in[j] < utf8.RuneSelf && in[j] != '\\' && in[j] != '"' && in[j] >= 0x20 {
+				j++
+			}
+			b = append(b, in[i:j]...)
+			i = j
+		default:
+			r, size := utf8.DecodeRune(in[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = utf8.AppendRune(b, unicode.ReplacementChar)
+			} else {
+				b = append(b, in[i:i+size]...)
+			}
+			i += size
+		}
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b)), true // b is not used again
+}
