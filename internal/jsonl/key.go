@@ -183,3 +183,21 @@ func unescapeKey(raw []byte) (string, bool) {
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b)), true // b is not used again
 }
+
+// ParsedKey returns the key (KeyString) of a string member whose value
+// fastjson decoded to b, when b shows that fastjson's decoding and
+// KeyString's agree: b is ASCII without a backslash. fastjson keeps a lone
+// surrogate escape as its six characters (a backslash), makes a high
+// surrogate followed by another escape U+FFFD (not ASCII) and passes
+// invalid UTF-8 through (not ASCII), so none of the strings where the two
+// differ decodes to such a b. ok is false otherwise: ask KeyString of the
+// member's raw bytes. It saves finding the member in the line again for
+// the usual id, which is ASCII.
+func ParsedKey(b []byte) (string, bool) {
+	for _, c := range b {
+		if c >= utf8.RuneSelf || c == '\\' {
+			return "", false
+		}
+	}
+	return string(b), true
+}

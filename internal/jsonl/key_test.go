@@ -1,6 +1,8 @@
 package jsonl
 
 import (
+	"github.com/valyala/fastjson"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -284,4 +286,38 @@ func TestKeyString(t *testing.T) {
 	if _, ok := KeyString([]byte(`12`)); ok {
 		t.Errorf("a number is not a string")
 	}
+}
+
+// FuzzParsedKey: where ParsedKey takes fastjson's decoding of a string
+// member of a valid JSON line as its key, that is KeyString's key of the
+// member's raw bytes.
+func FuzzParsedKey(f *testing.F) {
+	for _, s := range []string{`"\ud800"`, `"\ud800\u0041"`, `"\udc00"`, "\"\xed\xa0\x80\"", "\"\xff\"",
+		`"abc"`, `"a\u0062c"`, `"\ud83d\ude00"`, `"a\\b"`, `"\ud800\ud801"`, `"\u00e9"`, `"\ufffd"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		obj := append(append([]byte(`{"id":`), raw...), '}')
+		if !json.Valid(obj) { // callers' lines are valid JSON; fastjson takes more
+			return
+		}
+		var p fastjson.Parser
+		v, err := p.ParseBytes(obj)
+		if err != nil {
+			t.Fatalf("%q: valid JSON that fastjson rejects: %v", obj, err)
+		}
+		x := v.Get("id")
+		if x == nil || x.Type() != fastjson.TypeString {
+			return
+		}
+		b, _ := x.StringBytes()
+		k, ok := ParsedKey(b)
+		if !ok {
+			return
+		}
+		want, wok := KeyString(bytes.Trim(raw, " \t\r\n")) // Field's raw value has no white space around it
+		if !wok || k != want {
+			t.Fatalf("%q: ParsedKey of fastjson's %q is %q, KeyString %q %v", raw, b, k, want, wok)
+		}
+	})
 }

@@ -545,13 +545,16 @@ func fields(v *fastjson.Value, line []byte) *vline {
 // spelled "\\ud800", as fastjson's decoding would make them). Written back
 // with jsonl.AppendKeyJSON (vline.render). Without line it decodes v.
 func idKey(v *fastjson.Value, line []byte, key string) (string, bool) {
+	x := jsonl.Get(v, key)
+	if x == nil || x.Type() != fastjson.TypeString {
+		return "", false
+	}
+	b, _ := x.StringBytes()
 	if line == nil {
-		x := jsonl.Get(v, key)
-		if x == nil || x.Type() != fastjson.TypeString {
-			return "", false
-		}
-		b, _ := x.StringBytes()
 		return string(b), true
+	}
+	if k, ok := jsonl.ParsedKey(b); ok {
+		return k, true
 	}
 	raw, ok := jsonl.Field(line, key)
 	if !ok {

@@ -1016,8 +1016,15 @@ func nonObjectName(b []byte) string {
 // characters. A record without its bytes (a streamed long line) falls back
 // to v.
 func keyOf(rec *jsonl.Record, v *fastjson.Value, name string) (string, bool) {
-	if rec.Raw == nil {
-		return key(jsonl.Get(v, name))
+	x := jsonl.Get(v, name)
+	if rec.Raw == nil || x == nil {
+		return key(x)
+	}
+	if x.Type() == fastjson.TypeString {
+		b, _ := x.StringBytes()
+		if k, ok := jsonl.ParsedKey(b); ok {
+			return k, true
+		}
 	}
 	raw, ok := jsonl.Field(rec.Body(), name)
 	if !ok {
