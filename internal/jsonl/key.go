@@ -131,57 +131,26 @@ func appendSurrogate(out []byte, r rune) []byte {
 
 // unescapeKey is unescape keeping lone surrogate escapes (KeyString); it
 // reports false for what is not a valid JSON string, as unescape does.
-func unescapeKey(raw []byte) (string, bool) {
-	n := len(raw)
-	if n < 2 || raw[0] != '"' || raw[n-1] != '"' {
-		return "", false
+func unescapeKey(raw []byte) (string, bool) { return decode(raw, true) }
+
+// loneSurrogate reports whether in (in[0] is a backslash) starts with a
+// lone surrogate escape: a \uXXXX low surrogate, or a high one not followed
+// by a low surrogate escape. It returns the surrogate and the 6 bytes its
+// escape takes, or 0 bytes when in starts with anything else (a pair too).
+func loneSurrogate(in []byte) (rune, int) {
+	if len(in) < 2 || in[1] != 'u' {
+		return 0, 0
 	}
-	in := raw[1 : n-1]
-	b := make([]byte, 0, len(in))
-	for i := 0; i < len(in); {
-		c := in[i]
-		switch {
-		case c == '\\':
-			if i+1 < len(in) && in[i+1] == 'u' {
-				if r, ok := hex4(in[i+2:]); ok && utf16.IsSurrogate(r) {
-					if r < 0xDC00 { // high: a pair when a low surrogate escape follows
-						if r2, ok := hex4u(in[i+6:]); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
-							b = utf8.AppendRune(b, utf16.DecodeRune(r, r2))
-							i += 12
-							continue
-						}
-					}
-					b = appendSurrogate(b, r)
-					i += 6
-					continue
-				}
-			}
-			var k int
-			var ok bool
-			if b, k, ok = appendEscape(b, in[i:]); !ok {
-				return "", false
-			}
-			i += k
-		case c == '"' || c < 0x20:
-			return "", false
-		case c < utf8.RuneSelf:
-			j := i + 1
-			for j < len(in) && in[j] < utf8.RuneSelf && in[j] != '\\' && in[j] != '"' && in[j] >= 0x20 {
-				j++
-			}
-			b = append(b, in[i:j]...)
-			i = j
-		default:
-			r, size := utf8.DecodeRune(in[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = utf8.AppendRune(b, unicode.ReplacementChar)
-			} else {
-				b = append(b, in[i:i+size]...)
-			}
-			i += size
+	r, ok := hex4(in[2:])
+	if !ok || !utf16.IsSurrogate(r) {
+		return 0, 0
+	}
+	if r < 0xDC00 { // high: a pair when a low surrogate escape follows
+		if r2, ok := hex4u(in[6:]); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
+			return 0, 0
 		}
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b)), true // b is not used again
+	return r, 6
 }
 
 // ParsedKey returns the key (KeyString) of a string member whose value

@@ -115,7 +115,11 @@ func String(raw []byte) (string, bool) {
 // encoding/json's results: invalid UTF-8 and lone surrogates become U+FFFD.
 // FuzzUnescape holds the two equal. It reports false for what is not a
 // valid JSON string.
-func unescape(raw []byte) (string, bool) {
+func unescape(raw []byte) (string, bool) { return decode(raw, false) }
+
+// decode is unescape, and with keepLone unescapeKey: a lone surrogate
+// escape becomes its WTF-8 form (appendSurrogate) instead of U+FFFD.
+func decode(raw []byte, keepLone bool) (string, bool) {
 	n := len(raw)
 	if n < 2 || raw[0] != '"' || raw[n-1] != '"' {
 		return "", false
@@ -126,6 +130,13 @@ func unescape(raw []byte) (string, bool) {
 		c := in[i]
 		switch {
 		case c == '\\':
+			if keepLone {
+				if r, k := loneSurrogate(in[i:]); k > 0 {
+					b = appendSurrogate(b, r)
+					i += k
+					continue
+				}
+			}
 			var k int
 			var ok bool
 			if b, k, ok = appendEscape(b, in[i:]); !ok {
