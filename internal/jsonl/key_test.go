@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"github.com/valyala/fastjson"
+	"slices"
 
 	"bytes"
 	"encoding/json"
@@ -165,7 +166,7 @@ func FuzzKeyString(f *testing.F) {
 		kb, okb := KeyString(b)
 		ub, vb := checkKey(t, b, kb, okb)
 		if va && vb {
-			if js := slicesEqual(ua, ub); (ka == kb) != js {
+			if js := slices.Equal(ua, ub); (ka == kb) != js {
 				t.Fatalf("%q and %q: keys equal %v, JavaScript's strings equal %v", a, b, ka == kb, js)
 			}
 		}
@@ -232,18 +233,6 @@ func checkKey(t *testing.T, raw []byte, k string, ok bool) ([]uint16, bool) {
 		}
 	}
 	return units, true
-}
-
-func slicesEqual(a, b []uint16) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestKeyString checks the cases the pi ids need by name.
