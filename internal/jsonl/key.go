@@ -11,7 +11,8 @@ import (
 
 // KeyString decodes a raw JSON string value into a key that is equal for
 // two values exactly when JavaScript calls the strings JSON.parse gives
-// for them equal. ok is false when raw is not a string, as with String.
+// for them equal, but for one difference in invalid UTF-8 (below). ok is
+// false when raw is not a string, as with String.
 //
 // It decodes as String does, but for two things:
 //
@@ -29,13 +30,15 @@ import (
 //     U+FFFD to them. So a key holds WTF-8 surrogate bytes only where raw
 //     had a lone surrogate escape: the bytes ED A0 80 of a file are
 //     invalid UTF-8 and three U+FFFD here, never equal to "\ud800".
+//     Node's decoder differs in one case: a multi-byte sequence cut off
+//     (E2 82 then 'x') is one U+FFFD to it and one per byte here.
 //
 // A key is valid UTF-8 exactly when the value holds no lone surrogate, and
 // then equals what String gives whenever raw holds an escape or is valid
 // UTF-8. A string without escapes that is valid UTF-8 costs one copy, as in
 // String. FuzzKeyString holds KeyString to a model of JavaScript's strings.
 func KeyString(raw []byte) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return "", false
 	}
 	inner := raw[1 : len(raw)-1]

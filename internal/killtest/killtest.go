@@ -6,8 +6,10 @@
 // delay within a window a little longer than that run. On a loaded machine
 // the timed run can be unrepresentative (a CI run once timed 52 ms, then
 // all 50 kills landed before the commit), so the window adapts: every
-// Step rounds with no kill after the commit, it doubles; with none before
-// it, it halves. The test still fails when, after MaxRounds, one side was
+// Step rounds with no kill after the commit, it doubles (up to 16 times
+// its first length, so that a writer that never commits costs the test
+// about 200 rounds of 10 runs' time, not hours); with none before it, it
+// halves. The test still fails when, after its last round, one side was
 // never seen.
 package killtest
 
@@ -22,6 +24,7 @@ const Step = 10
 // Window hands out kill delays and counts where the kills landed.
 type Window struct {
 	max      time.Duration // delays are uniform in [0, max)
+	limit    time.Duration // max stops doubling here: 16 times the first window
 	rnd      *rand.Rand
 	rounds   int
 	Old, New int // kills that left the old content, and the new
@@ -33,7 +36,8 @@ func New(full time.Duration, seed uint64) *Window {
 	if full <= 0 {
 		full = time.Millisecond
 	}
-	return &Window{max: full * 13 / 10, rnd: rand.New(rand.NewPCG(seed, 0x6b696c6c))}
+	w := full * 13 / 10
+	return &Window{max: w, limit: 16 * w, rnd: rand.New(rand.NewPCG(seed, 0x6b696c6c))}
 }
 
 // Delay returns how long to wait before the next kill.
@@ -56,7 +60,7 @@ func (w *Window) Saw(newContent bool) {
 		return
 	}
 	switch {
-	case w.New == 0:
+	case w.New == 0 && w.max < w.limit:
 		w.max *= 2
 	case w.Old == 0 && w.max > 2*time.Millisecond:
 		w.max /= 2

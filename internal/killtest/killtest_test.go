@@ -87,3 +87,18 @@ func TestWindowStopsAtMinWhenCovered(t *testing.T) {
 		t.Fatalf("%d rounds", n)
 	}
 }
+
+// A writer that never commits does not make the window grow without end:
+// it stops at 16 times its first length.
+func TestWindowGrowthIsBounded(t *testing.T) {
+	w := New(time.Second, 5)
+	for w.More(50, 200) {
+		if d := w.Delay(); d >= 16*1300*time.Millisecond {
+			t.Fatalf("delay %v", d)
+		}
+		w.Saw(false)
+	}
+	if w.Max() != 16*1300*time.Millisecond {
+		t.Fatalf("window %v", w.Max())
+	}
+}

@@ -172,12 +172,12 @@ func (s *Session) index(r io.Reader) error {
 		if rec.BOM {
 			s.Problems = append(s.Problems, problem.Problem{Code: problem.BOM, Severity: problem.Warning, Line: rec.Line, Message: "file starts with a UTF-8 byte order mark"})
 		}
-		id, ok := keyOf(rec.Body(), "id")
+		id, ok := recKey(rec, "id")
 		if !ok || id == "" {
 			s.Problems = append(s.Problems, problem.Problem{Code: problem.MissingID, Severity: problem.Warning, Line: rec.Line, Message: "entry has no string id; it cannot be placed in the tree"})
 			continue
 		}
-		parent, _ := keyOf(rec.Body(), "parentId")
+		parent, _ := recKey(rec, "parentId")
 		e := Entry{ID: id, ParentID: parent, Type: rec.Str("type"), Line: rec.Line, Offset: rec.Offset, Len: rec.Len()}
 		if ts := rec.Value.Get("timestamp"); ts != nil && ts.Type() == fastjson.TypeNumber {
 			e.Timestamp = time.UnixMilli(int64(ts.GetFloat64())).UTC()
@@ -190,6 +190,23 @@ func (s *Session) index(r io.Reader) error {
 	}
 	s.Index.Finish()
 	return nil
+}
+
+// recKey is keyOf of member name of rec's object line, from the parsed
+// value when fastjson's decoding is the key (jsonl.ParsedKey: the usual
+// ASCII id), else from the line's bytes.
+func recKey(rec *jsonl.Record, name string) (string, bool) {
+	if rec.Value != nil {
+		x := jsonl.Get(rec.Value, name)
+		if x == nil || x.Type() != fastjson.TypeString {
+			return "", false
+		}
+		b, _ := x.StringBytes()
+		if k, ok := jsonl.ParsedKey(b); ok {
+			return k, true
+		}
+	}
+	return keyOf(rec.Body(), name)
 }
 
 // keyOf is the key of member name of the JSON object obj when it is a

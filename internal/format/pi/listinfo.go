@@ -732,11 +732,11 @@ func word(raw []byte) []byte {
 func idHash(raw []byte) uint64 { return tree.HashString(rawKeyView(raw)) }
 
 // rawKey turns a raw JSON id into a map key: strings are their
-// jsonl.KeyString (equal exactly when JavaScript calls the strings
-// JSON.parse gives equal: a lone surrogate escape is kept, so ids "\ud800"
-// and "\ud801" are two keys, as they are two entries to the agent), other
-// values their raw text behind a NUL so they never collide with a string
-// without one. Every place that compares ids, parent ids, targets and tool
+// jsonl.KeyString (a lone surrogate escape is kept, so ids "\ud800" and
+// "\ud801" are two keys, as they are two entries to the agent), other
+// values their raw text behind a NUL, so they collide only with a string
+// that starts with NUL and spells the same text (5 and "\u00005"; JavaScript
+// keeps those apart). Every place that compares ids, parent ids, targets and tool
 // call ids keys them so (rawKeyView, keyOf, idKey, strKey).
 func rawKey(raw []byte) string {
 	if s, ok := jsonl.KeyString(raw); ok {
