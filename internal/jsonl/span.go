@@ -100,7 +100,7 @@ func keyEquals(raw []byte, key string) bool {
 
 // String decodes a raw JSON value as a string. ok is false when it is not a string.
 func String(raw []byte) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return "", false
 	}
 	inner := raw[1 : len(raw)-1]
